@@ -1,0 +1,29 @@
+"""How the drone meets the world: its collision envelope and the trail it leaves."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class Collider:
+    """Box envelope including the guards, centred on the centre of mass, in body axes."""
+
+    size_m: tuple[float, float, float] = (0.1752, 0.1697, 0.041)
+    contact: bool = False  # touching something this tick
+    contact_normal: tuple[float, float, float] = (0.0, 0.0, 1.0)
+    support_height_m: float | None = None  # z of the surface under the drone (ground sensing)
+    height_above_ground_m: float | None = None
+    surface_normal: tuple[float, float, float] = (0.0, 0.0, 1.0)
+    damage: float = 0.0  # accumulated, 0 = intact; kept until Restart
+    last_impact_speed_m_s: float = 0.0
+
+
+@dataclass(slots=True)
+class Trail:
+    """Real positions about every `interval_s` while moving, at most `max_points`."""
+
+    points: deque = field(default_factory=lambda: deque(maxlen=1200))  # (x, y, z) m
+    interval_s: float = 0.2
+    since_last_s: float = 0.0

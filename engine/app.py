@@ -1,0 +1,176 @@
+"""The App: one esper world, its systems in declared stages, its resources and plugins.
+
+Modelled on Bevy's App: plugins build it (`name` + `build(app)`), systems are added to a
+named stage, world-wide state lives in typed resources rather than module globals. esper's
+state is global per *world context*, so every App switches to its own uniquely named world;
+two Apps (two tests, a game and a replay) never see each other's entities.
+
+A frame (`App.update(dt)`) runs the frame stages through `esper.process`; the fixed stages
+(CONTROL, DYNAMICS, COLLISION) are run by one processor placed at their priority, once per
+whole tick the `FixedStepClock` grants.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from typing import Any, Iterable, Protocol, TypeVar, runtime_checkable
+
+import esper
+
+from engine.clock import FixedStepClock
+from engine.stages import FIXED_STEP_PRIORITY, ORDER, Stage
+
+log = logging.getLogger("donify.engine")
+
+R = TypeVar("R")
+_world_ids = itertools.count(1)
+
+
+@runtime_checkable
+class Plugin(Protocol):
+    """A feature of the game or a mod: adds components, systems, handlers and settings."""
+
+    name: str
+
+    def build(self, app: "App") -> None: ...
+
+
+class _FixedStages(esper.Processor):
+    """Runs every fixed-stage system once per whole tick the clock grants this frame."""
+
+    def __init__(self, app: "App") -> None:
+        self.app = app
+
+    def process(self, dt: float) -> None:
+        app = self.app
+        tick_s = app.clock.tick_s
+        systems = app._fixed_systems
+        for _ in range(app._ticks_this_frame):
+            for system in systems:
+                system.process(tick_s)
+            app.clock_ticks_done += 1
+
+
+class App:
+    """Owns an esper world context and runs its systems stage by stage."""
+
+    def __init__(self, tick_hz: int = 240, max_frame_s: float = 0.25) -> None:
+        self.world_name = f"donify-{next(_world_ids)}"
+        self.clock = FixedStepClock(tick_hz, max_frame_s)
+        self.clock_ticks_done = 0
+        self.resources: dict[type, Any] = {}
+        self.plugins: list[Plugin] = []
+        self._fixed_systems: list[esper.Processor] = []
+        self._fixed_stage_of: list[Stage] = []
+        self._ticks_this_frame = 0
+        self.frame_count = 0
+        with self.active():
+            esper.add_processor(_FixedStages(self), priority=FIXED_STEP_PRIORITY)
+
+    # -- world context -------------------------------------------------------------------
+    def activate(self) -> None:
+        """Make this App's world the current esper context."""
+        if esper.current_world != self.world_name:
+            esper.switch_world(self.world_name)
+
+    def active(self) -> "_Active":
+        return _Active(self)
+
+    def close(self) -> None:
+        """Delete this App's world (and with it its entities, processors and handlers)."""
+        if self.world_name in esper.list_worlds():
+            if esper.current_world == self.world_name:
+                esper.switch_world("default")
+            esper.delete_world(self.world_name)
+
+    # -- building ------------------------------------------------------------------------
+    def add_plugin(self, plugin: Plugin) -> "App":
+        self.activate()
+        plugin.build(self)
+        self.plugins.append(plugin)
+        return self
+
+    def add_plugins(self, plugins: Iterable[Plugin]) -> "App":
+        for plugin in plugins:
+            self.add_plugin(plugin)
+        return self
+
+    def add_system(self, system: esper.Processor, stage: Stage) -> "App":
+        """Add a processor to a stage; within a stage, systems run in the order added."""
+        self.activate()
+        if stage.fixed:
+            # keep fixed systems sorted by stage, stable within a stage
+            index = sum(1 for s in self._fixed_stage_of if s.priority >= stage.priority)
+            self._fixed_systems.insert(index, system)
+            self._fixed_stage_of.insert(index, stage)
+            system.priority = stage.priority
+        else:
+            # esper sorts by priority (stable); the stage priority keeps declared order
+            esper.add_processor(system, priority=stage.priority)
+        return self
+
+    def systems(self) -> list[tuple[Stage, str]]:
+        """Every system with its stage, in the order a frame runs them."""
+        self.activate()
+        frame = [(s, p) for p in esper._processors for s in ORDER if s.priority == p.priority and not s.fixed]  # noqa: SLF001
+        out: list[tuple[Stage, str]] = []
+        for stage in ORDER:
+            if stage.fixed:
+                out += [(st, type(p).__name__) for st, p in zip(self._fixed_stage_of, self._fixed_systems) if st is stage]
+            else:
+                out += [(st, type(p).__name__) for st, p in frame if st is stage]
+        return out
+
+    def get_system(self, kind: type[R]) -> R | None:
+        for system in self._fixed_systems:
+            if isinstance(system, kind):
+                return system
+        self.activate()
+        return esper.get_processor(kind)  # type: ignore[arg-type]
+
+    # -- resources -----------------------------------------------------------------------
+    def insert_resource(self, resource: Any, kind: type | None = None) -> Any:
+        self.resources[kind or type(resource)] = resource
+        return resource
+
+    def resource(self, kind: type[R]) -> R:
+        try:
+            return self.resources[kind]
+        except KeyError:
+            raise LookupError(f"no resource of type {kind.__name__} in this App") from None
+
+    def try_resource(self, kind: type[R]) -> R | None:
+        return self.resources.get(kind)
+
+    # -- events --------------------------------------------------------------------------
+    def on(self, event: str, handler: Any) -> None:
+        """Register a handler (a bound method of a long-lived object: esper keeps weak refs)."""
+        self.activate()
+        esper.set_handler(event, handler)
+
+    def emit(self, event: str, *payload: Any) -> None:
+        self.activate()
+        esper.dispatch_event(event, *payload)
+
+    # -- running -------------------------------------------------------------------------
+    def update(self, frame_dt_s: float) -> int:
+        """Run one frame; returns the number of fixed ticks it simulated."""
+        self.activate()
+        self._ticks_this_frame = self.clock.advance(frame_dt_s)
+        dt = min(frame_dt_s, self.clock.max_frame_s)
+        esper.process(dt)
+        self.frame_count += 1
+        return self._ticks_this_frame
+
+
+class _Active:
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    def __enter__(self) -> App:
+        self.app.activate()
+        return self.app
+
+    def __exit__(self, *exc: object) -> None:
+        return None

@@ -1,0 +1,122 @@
+"""MANUAL STABILISED: what the pilot's inputs mean (MODEL §6).
+
+* MotorPower ∈ [0, 1] is the persistent propulsion and cruise setting: RT raises it, LT
+  lowers it, 0.5 per second at full trigger, proportionally below; released triggers keep it.
+* The left stick *chooses a direction* of travel, relative to the drone's heading at the
+  moment of choice, remembered in the world frame (a yaw change does not rotate it). Outside
+  the dead zone its amplitude does not set the speed: the target speed is 8 × MotorPower.
+  Neutral keeps the setpoint; a new stick movement (another angle, or a new deflection from
+  neutral) chooses again.
+* Y / A command +2 / −2 m/s vertically; on release an altitude target is kept at the
+  predicted stop altitude and the vertical speed is brought back to zero.
+* LS (brake) forgets the direction: horizontal travel stops, then the drone hovers.
+* At exactly MotorPower = 0 nothing is commanded (the cut); the next RT re-arms from the
+  present state and the altitude hold brakes any fall already under way.
+"""
+
+from __future__ import annotations
+
+import math
+
+from components.flight import Controller, RigidBody
+from components.pilot import PilotCommand
+from flight import quat
+from flight.vehicle import Vehicle
+
+
+class ManualFlight:
+    """Turns a PilotCommand into MotorPower, ManualTargetVelocity and ManualTargetAltitude."""
+
+    def __init__(self, vehicle: Vehicle) -> None:
+        self.vehicle = vehicle
+        self.direction: tuple[float, float] | None = None  # unit vector, world frame
+        self.stick_angle_rad: float | None = None  # left-stick angle of the last choice
+        self.stick_was_neutral = True
+        self.climbing = False
+        self.altitude_hold = True
+
+    def clear(self) -> None:
+        self.direction = None
+        self.stick_angle_rad = None
+        self.stick_was_neutral = True
+        self.climbing = False
+        self.altitude_hold = True
+
+    def resume(self, ctrl: Controller, body: RigidBody, keep_velocity: bool = True) -> None:
+        """Take over from an assist or re-arm: continue the present motion, no setpoint jump.
+
+        The direction becomes the present horizontal velocity's, and MotorPower keeps at
+        least the fraction of 8 m/s that velocity is, so the cruise continues; the altitude
+        target is the predicted stop altitude.
+        """
+        vx, vy = body.velocity[0], body.velocity[1]
+        speed = math.hypot(vx, vy)
+        if keep_velocity and speed > 0.05:
+            self.direction = (vx / speed, vy / speed)
+            ctrl.motor_power = max(ctrl.motor_power, min(1.0, speed / self.vehicle.max_horizontal_speed_m_s))
+        else:
+            self.direction = None
+        self.stick_angle_rad = None
+        self.stick_was_neutral = True
+        self.climbing = False
+        ctrl.hold_altitude = True
+        ctrl.target_altitude = self.stop_altitude(body)
+        self._apply_speed(ctrl)
+        ctrl.target_velocity[2] = 0.0
+
+    def stop_altitude(self, body: RigidBody) -> float:
+        """Where a vertical stop at the planned deceleration ends: z + v|v| / (2 a)."""
+        vz = body.velocity[2]
+        decel = self.vehicle.control["vertical_brake_decel"]
+        return body.position[2] + vz * abs(vz) / (2.0 * decel)
+
+    def _apply_speed(self, ctrl: Controller) -> None:
+        speed = self.vehicle.max_horizontal_speed_m_s * ctrl.motor_power
+        if self.direction is None:
+            ctrl.target_velocity[0] = ctrl.target_velocity[1] = 0.0
+        else:
+            ctrl.target_velocity[0] = self.direction[0] * speed
+            ctrl.target_velocity[1] = self.direction[1] * speed
+
+    def update(self, ctrl: Controller, body: RigidBody, cmd: PilotCommand, dt_s: float) -> None:
+        v = self.vehicle
+        c = v.control
+        was_zero = ctrl.motor_power <= 0.0
+        ctrl.motor_power = min(1.0, max(0.0, ctrl.motor_power + c["motor_power_rate"] * (cmd.rt - cmd.lt) * dt_s))
+        if was_zero and ctrl.motor_power > 0.0:
+            # re-arm from the present state: brake a fall, keep the current motion
+            self.resume(ctrl, body, keep_velocity=False)
+
+        # direction of travel
+        lx, ly = cmd.left
+        if lx or ly:  # outside the dead zone (PilotCommand is already dead-zoned)
+            angle = math.atan2(-lx, ly)  # 0 = stick up = forward; positive = to the left
+            new = self.stick_was_neutral or self.stick_angle_rad is None or \
+                abs(math.remainder(angle - self.stick_angle_rad, math.tau)) > c["direction_change"]
+            if new:
+                heading = quat.to_euler(body.quaternion)[2]
+                world = heading + angle
+                self.direction = (math.cos(world), math.sin(world))
+                self.stick_angle_rad = angle
+            self.stick_was_neutral = False
+        else:
+            self.stick_was_neutral = True
+        if "LS" in cmd.pressed:
+            self.direction = None
+            self.stick_angle_rad = None
+        self._apply_speed(ctrl)
+
+        # vertical
+        climb = cmd.climb()
+        if climb:
+            ctrl.target_velocity[2] = climb * v.command_vertical_speed_m_s
+            self.climbing = True
+            ctrl.hold_altitude = False
+            ctrl.target_altitude = body.position[2]
+        elif self.climbing:
+            self.climbing = False
+            ctrl.hold_altitude = True
+            ctrl.target_velocity[2] = 0.0
+            ctrl.target_altitude = self.stop_altitude(body)
+
+        ctrl.target_yaw_rate = -cmd.right[0] * c["max_yaw_rate"]

@@ -1,0 +1,1 @@
+"""The Donify game: scene assembly, the headless Simulation, the command line, settings."""

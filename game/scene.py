@@ -1,0 +1,158 @@
+"""Scene assembly: the drone entity, its spawn pose, mode changes and Restart.
+
+`SceneConfig` (a resource) says what this App is: which vehicle, which level (or none: the
+empty lab world), where the drone spawns, which seed. `Drone` holds the player's entity id.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+import esper
+
+from components.flight import Airframe, Battery, Controller, RigidBody, Rotors
+from components.pilot import Pad
+from components.world import Collider, Trail
+from engine.app import App
+from flight import quat
+from flight.battery import fill
+from flight.control.loops import FlightLoops
+from flight.vehicle import Vehicle
+from game import events
+
+MODES = ("manual", "angle", "acro")
+
+
+@dataclass
+class SceneConfig:
+    vehicle: Vehicle
+    level: Any = None  # world.level.Level, or None for the empty lab world
+    spawn_position_m: tuple[float, float, float] = (0.0, 0.0, 0.0)  # centre of mass, world
+    spawn_yaw_rad: float = 0.0
+    seed: int = 0
+    rng: random.Random = field(default_factory=random.Random)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+
+
+@dataclass
+class Drone:
+    """The player's drone entity (a resource)."""
+
+    entity: int
+
+
+def spawn_drone(app: App, config: SceneConfig) -> int:
+    vehicle = config.vehicle
+    app.activate()
+    body = RigidBody()
+    rotors = Rotors()
+    battery = Battery()
+    ctrl = Controller(loops=FlightLoops(vehicle))
+    collider = Collider(size_m=vehicle.envelope_size_m)
+    entity = esper.create_entity(Airframe(vehicle), body, rotors, battery, ctrl, collider, Trail())
+    app.insert_resource(Drone(entity))
+    place_at_spawn(app)
+    return entity
+
+
+def place_at_spawn(app: App) -> None:
+    """Restart / ResetFlight: spawn pose, full pack, no damage, empty trail, MotorPower 0."""
+    config = app.resource(SceneConfig)
+    entity = app.resource(Drone).entity
+    app.activate()
+    body = esper.component_for_entity(entity, RigidBody)
+    rotors = esper.component_for_entity(entity, Rotors)
+    battery = esper.component_for_entity(entity, Battery)
+    ctrl = esper.component_for_entity(entity, Controller)
+    collider = esper.component_for_entity(entity, Collider)
+    trail = esper.component_for_entity(entity, Trail)
+    vehicle = config.vehicle
+    body.position[:] = config.spawn_position_m
+    body.previous_position[:] = config.spawn_position_m
+    body.velocity[:] = (0.0, 0.0, 0.0)
+    body.acceleration[:] = (0.0, 0.0, 0.0)
+    body.angular_velocity[:] = (0.0, 0.0, 0.0)
+    body.quaternion[:] = quat.from_axis_angle((0.0, 0.0, 1.0), config.spawn_yaw_rad)
+    rotors.speed_rad_s[:] = (0.0,) * 4
+    rotors.setpoint_rad_s[:] = (0.0,) * 4
+    rotors.thrust_n[:] = (0.0,) * 4
+    rotors.thrust_command_n[:] = (0.0,) * 4
+    rotors.armed = False
+    fill(battery, vehicle)
+    rotors.max_speed_rad_s = vehicle.max_motor_speed_rad_s * battery.voltage_v / vehicle.max_motor_speed_voltage_v
+    ctrl.mode = "manual"
+    ctrl.motor_power = 0.0
+    ctrl.target_velocity[:] = (0.0, 0.0, 0.0)
+    ctrl.target_altitude = config.spawn_position_m[2]
+    ctrl.hold_altitude = True
+    ctrl.target_yaw_rate = 0.0
+    ctrl.collective = 0.0
+    ctrl.loops.manual.clear()
+    ctrl.loops.stabilised.reset(body)
+    ctrl.loops.angle.reset(body)
+    collider.damage = 0.0
+    collider.contact = False
+    collider.last_impact_speed_m_s = 0.0
+    trail.points.clear()
+    trail.since_last_s = 0.0
+
+
+class FlightModes:
+    """Switches the drone's mode without touching its physical state (a long-lived handler)."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    def set_mode(self, mode: str) -> None:
+        if mode not in MODES:
+            raise ValueError(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
+        app = self.app
+        entity = app.resource(Drone).entity
+        app.activate()
+        ctrl = esper.component_for_entity(entity, Controller)
+        body = esper.component_for_entity(entity, RigidBody)
+        old = ctrl.mode
+        if mode == "manual":
+            ctrl.loops.manual.resume(ctrl, body)
+            if old != "manual":
+                ctrl.loops.stabilised.reset(body)
+        elif mode == "angle":
+            ctrl.loops.angle.reset(body)
+            ctrl.collective = ctrl.motor_power
+        elif mode == "acro":
+            ctrl.collective = ctrl.motor_power
+        ctrl.mode = mode
+        if old != mode:
+            app.emit(events.MODE_CHANGED, old, mode)
+
+    def on_menu_selected(self, entry: str) -> None:
+        if entry in MODES:
+            self.set_mode(entry)
+        elif entry == "restart":
+            self.app.emit(events.RESET)
+
+    def on_reset(self) -> None:
+        place_at_spawn(self.app)
+        pad = self.app.try_resource(Pad)
+        if pad is not None:
+            pad.neutral()
+
+
+def drone_components(app: App, *kinds):
+    """The player's drone components of the given types (for the facade and tools)."""
+    entity = app.resource(Drone).entity
+    app.activate()
+    return tuple(esper.component_for_entity(entity, k) for k in kinds)
+
+
+def yaw_of(body: RigidBody) -> float:
+    return quat.to_euler(body.quaternion)[2]
+
+
+def heading_deg(body: RigidBody) -> float:
+    return math.degrees(yaw_of(body))

@@ -1,0 +1,51 @@
+"""One telemetry record: the drone's state in SI units, world frame, Z up (ARCHITECTURE §3).
+
+Field names are a contract: scripts, tests, `donify fly --telemetry` and plots rely on them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass(frozen=True)
+class Telemetry:
+    time: float  # s since start / Restart
+    mode: str  # "manual" | "angle" | "acro" | "takeoff" | "landing" | "mission"
+    armed: bool
+    motor_power: float  # MotorPower in [0, 1]
+    position: tuple[float, float, float]  # m, world
+    velocity: tuple[float, float, float]  # m/s, world
+    quaternion: tuple[float, float, float, float]  # x, y, z, w (pyrr order), body → world
+    roll_deg: float
+    pitch_deg: float
+    yaw_deg: float
+    angular_velocity: tuple[float, float, float]  # rad/s, body
+    rpm: tuple[float, float, float, float]  # motors 0 FR, 1 RR, 2 RL, 3 FL
+    thrust: tuple[float, float, float, float]  # N, produced
+    target_velocity: tuple[float, float, float]  # ManualTargetVelocity, m/s, world
+    target_altitude: float  # ManualTargetAltitude, m, world
+    height_above_ground: float | None  # m, to the surface detected under the drone; None over nothing
+    contact: bool
+    battery_fraction: float  # energy fraction s in [0, 1]
+    battery_energy_wh: float
+    battery_voltage: float  # V, loaded
+    power_w: float
+    damage: float
+    trail_points: int
+    mission: dict = field(default_factory=dict)  # {"status": str, "waypoint_index": int, ...}
+
+    def as_dict(self) -> dict:
+        """JSON-ready: tuples become lists, non-finite numbers become None."""
+        return {k: _jsonable(v) for k, v in asdict(self).items()}
+
+
+def _jsonable(value):
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, (tuple, list)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    return value

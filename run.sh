@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Install what Donify needs and play: the game window, or the headless demo flight where
+# there is no display. Arguments go to `donify` (e.g. ./run.sh bench).
+set -euo pipefail
+cd "$(dirname "$0")"
+scripts/setup-env.sh
+exec .venv/bin/donify "$@"

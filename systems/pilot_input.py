@@ -1,0 +1,75 @@
+"""INPUT stage: read the virtual pad into this frame's PilotCommand.
+
+Sticks get a radial dead zone (rescaled so full deflection stays 1). Button presses since
+the last frame become `pressed`. After the menu closes, every control still deflected or
+held is *suppressed* until it first returns to neutral, so the deflection used to choose a
+menu entry never reaches the flight (MODEL §9).
+"""
+
+from __future__ import annotations
+
+import math
+
+import esper
+
+from components.pilot import Pad, PilotCommand
+
+
+def radial_dead_zone(x: float, y: float, dead_zone: float) -> tuple[float, float]:
+    """(0, 0) inside the dead zone; outside, the same direction with magnitude rescaled to
+    run from 0 at the dead zone's edge to 1 at full deflection."""
+    n = math.hypot(x, y)
+    if n <= dead_zone or n == 0.0:
+        return (0.0, 0.0)
+    scaled = min(1.0, (n - dead_zone) / (1.0 - dead_zone))
+    return (x / n * scaled, y / n * scaled)
+
+
+class ReadPilotInput(esper.Processor):
+    def __init__(self, pad: Pad, command: PilotCommand, dead_zone: float) -> None:
+        self.pad = pad
+        self.command = command
+        self.dead_zone = dead_zone
+        self.suppressed: set[str] = set()
+
+    def suppress_active_controls(self) -> None:
+        """Ignore every control that is not neutral now until it returns to neutral."""
+        pad = self.pad
+        self.suppressed = set(pad.held)
+        if pad.left != (0.0, 0.0):
+            self.suppressed.add("left")
+        if pad.right != (0.0, 0.0):
+            self.suppressed.add("right")
+        if pad.lt:
+            self.suppressed.add("lt")
+        if pad.rt:
+            self.suppressed.add("rt")
+        pad.presses.clear()
+
+    def process(self, dt: float) -> None:
+        pad = self.pad
+        left = radial_dead_zone(*pad.left, self.dead_zone)
+        right = radial_dead_zone(*pad.right, self.dead_zone)
+        lt, rt = pad.lt, pad.rt
+        sup = self.suppressed
+        if sup:
+            for name, active in (("left", left != (0.0, 0.0)), ("right", right != (0.0, 0.0)), ("lt", lt > 0.0), ("rt", rt > 0.0)):
+                if name in sup and not active:
+                    sup.discard(name)
+            sup.difference_update([b for b in list(sup) if b.isupper() and b not in pad.held])
+            if "left" in sup:
+                left = (0.0, 0.0)
+            if "right" in sup:
+                right = (0.0, 0.0)
+            if "lt" in sup:
+                lt = 0.0
+            if "rt" in sup:
+                rt = 0.0
+        cmd = self.command
+        cmd.left = left
+        cmd.right = right
+        cmd.lt = lt
+        cmd.rt = rt
+        cmd.held = frozenset(b for b in pad.held if b not in sup)
+        cmd.pressed = tuple(pad.presses)
+        pad.presses.clear()

@@ -1,0 +1,27 @@
+"""GAMEPLAY stage: record the trail — real positions about every 0.2 s while moving, at most
+1 200 points (the oldest dropped). Only Restart clears it."""
+
+from __future__ import annotations
+
+import math
+
+import esper
+
+from components.flight import RigidBody
+from components.world import Trail
+
+MOVING_SPEED_M_S = 0.05  # below this the drone is standing still: nothing is recorded
+
+
+class RecordTrail(esper.Processor):
+    def process(self, dt: float) -> None:
+        for _, (body, trail) in esper.get_components(RigidBody, Trail):
+            v = body.velocity
+            if math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) < MOVING_SPEED_M_S:
+                continue
+            trail.since_last_s += dt
+            if trail.since_last_s >= trail.interval_s - 1e-9:
+                trail.since_last_s -= trail.interval_s
+                if trail.since_last_s > trail.interval_s:  # after a long frame, do not burst
+                    trail.since_last_s = 0.0
+                trail.points.append(tuple(body.position))

@@ -1,0 +1,21 @@
+"""Shared fixtures. Every Simulation/App gets its own esper world and is closed after use."""
+
+from __future__ import annotations
+
+import pytest
+
+from game.simulation import Simulation
+
+
+@pytest.fixture
+def make_sim():
+    sims: list[Simulation] = []
+
+    def make(*args, **kwargs) -> Simulation:
+        sim = Simulation(*args, **kwargs)
+        sims.append(sim)
+        return sim
+
+    yield make
+    for sim in sims:
+        sim.close()

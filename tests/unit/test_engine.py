@@ -1,0 +1,116 @@
+"""The ECS runtime: fixed-step accumulator, pause cap, declared stage order, plugins, worlds."""
+
+import esper
+import pytest
+
+from engine import App, FixedStepClock, Stage
+from engine.stages import ORDER
+
+
+def test_sixty_frames_of_a_sixtieth_give_exactly_240_ticks():
+    clock = FixedStepClock(240)
+    assert sum(clock.advance(1 / 60) for _ in range(60)) == 240
+
+
+@pytest.mark.parametrize("fps", [60, 144, 59.94])
+def test_an_hour_of_frames_does_not_drift(fps):
+    clock = FixedStepClock(240)
+    frames = round(3600 * fps)
+    total = sum(clock.advance(1 / fps) for _ in range(frames))
+    assert abs(total - 3600 * 240 * (frames / fps / 3600)) <= 1
+    if fps in (60, 144):
+        assert total == 3600 * 240
+
+
+def test_a_long_pause_is_capped_at_a_quarter_second():
+    clock = FixedStepClock(240)
+    assert clock.advance(5.0) == 60  # 0.25 s × 240
+    assert clock.advance(0.25) == 60
+
+
+def test_bad_frame_durations_are_refused():
+    clock = FixedStepClock(240)
+    for bad in (float("nan"), -0.1, float("inf")):
+        with pytest.raises(ValueError):
+            clock.advance(bad)
+
+
+def test_stages_are_declared_once_in_frame_order():
+    names = [s.name for s in ORDER]
+    assert names == ["INPUT", "MENU", "ASSIST", "CONTROL", "DYNAMICS", "COLLISION", "GAMEPLAY", "AUDIO", "RENDER"]
+    assert [s for s in Stage if s.fixed] == [Stage.CONTROL, Stage.DYNAMICS, Stage.COLLISION]
+
+
+class Recorder(esper.Processor):
+    def __init__(self, log, name):
+        self.log, self.name = log, name
+
+    def process(self, dt):
+        self.log.append((self.name, dt))
+
+
+class RecordPlugin:
+    name = "record"
+
+    def __init__(self, log):
+        self.log = log
+
+    def build(self, app):
+        # added out of order on purpose: the stage decides when each runs
+        app.add_system(Recorder(self.log, "render"), Stage.RENDER)
+        app.add_system(Recorder(self.log, "dynamics"), Stage.DYNAMICS)
+        app.add_system(Recorder(self.log, "input"), Stage.INPUT)
+        app.add_system(Recorder(self.log, "control"), Stage.CONTROL)
+        app.add_system(Recorder(self.log, "gameplay"), Stage.GAMEPLAY)
+
+
+def test_frame_runs_stages_in_order_and_fixed_stages_per_tick():
+    log = []
+    app = App()
+    try:
+        app.add_plugin(RecordPlugin(log))
+        app.update(1 / 60)
+        names = [n for n, _ in log]
+        assert names == ["input"] + ["control", "dynamics"] * 4 + ["gameplay", "render"]
+        assert [dt for n, dt in log if n == "dynamics"] == [1 / 240] * 4
+        assert [dt for n, dt in log if n == "render"] == [1 / 60]
+        assert [s.name for s, _ in app.systems()] == ["INPUT", "CONTROL", "DYNAMICS", "GAMEPLAY", "RENDER"]
+    finally:
+        app.close()
+
+
+def test_each_app_has_its_own_world():
+    a, b = App(), App()
+    try:
+        a.activate()
+        esper.create_entity("only in a")
+        b.activate()
+        assert list(esper.get_component(str)) == []
+        a.activate()
+        assert len(esper.get_component(str)) == 1
+    finally:
+        a.close()
+        b.close()
+
+
+class Listener:
+    def __init__(self):
+        self.got = []
+
+    def on_ping(self, value):
+        self.got.append(value)
+
+
+def test_events_and_resources():
+    app = App()
+    try:
+        listener = Listener()
+        app.on("ping", listener.on_ping)
+        app.emit("ping", 3)
+        assert listener.got == [3]
+        app.insert_resource(listener)
+        assert app.resource(Listener) is listener
+        with pytest.raises(LookupError):
+            app.resource(int)
+    finally:
+        app.close()
