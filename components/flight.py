@@ -61,6 +61,7 @@ class Controller:
     target_velocity: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0])  # m/s, world (ManualTargetVelocity)
     target_altitude: float = 0.0  # m, world (ManualTargetAltitude)
     hold_altitude: bool = True  # False while Y/A command a vertical speed (target_velocity z)
+    hold_position: list[float] | None = None  # x, y m, world: hovering point once stopped; None while travelling
     target_yaw_rate: float = 0.0  # rad/s
     collective: float = 0.0  # lab modes: direct collective thrust fraction in [0, 1]
     lab_stick: tuple[float, float] = (0.0, 0.0)  # lab modes: roll, pitch stick in [-1, 1]

@@ -104,6 +104,12 @@ SPEC: dict[str, tuple[str, str, int]] = {
     "velocity_gain": ("control", "1/s", 0),
     "velocity_i": ("control", "1/s^2", 0),
     "velocity_i_limit": ("control", "m/s^2", 0),
+    "position_gain": ("control", "1/s", 0),
+    "position_speed_limit": ("control", "m/s", 0),
+    "hold_capture_speed": ("control", "m/s", 0),
+    "max_jerk": ("control", "m/s^3", 0),
+    "integrator_window": ("control", "m/s", 0),
+    "max_yaw_acceleration": ("control", "deg/s^2", 0),
     "altitude_gain": ("control", "1/s", 0),
     "vertical_brake_decel": ("control", "m/s^2", 0),
     "vertical_velocity_gain": ("control", "1/s", 0),
@@ -183,7 +189,7 @@ class Vehicle:
 def _convert(unit: str, value: float) -> float:
     if unit == "rpm":
         return value * RPM_TO_RAD_S
-    if unit in ("deg", "deg/s"):
+    if unit in ("deg", "deg/s", "deg/s^2"):
         return math.radians(value)
     if unit == "Wh":
         return value * 3600.0

@@ -90,6 +90,7 @@ def place_at_spawn(app: App) -> None:
     ctrl.target_velocity[:] = (0.0, 0.0, 0.0)
     ctrl.target_altitude = config.spawn_position_m[2]
     ctrl.hold_altitude = True
+    ctrl.hold_position = None
     ctrl.target_yaw_rate = 0.0
     ctrl.collective = 0.0
     ctrl.loops.manual.clear()

@@ -39,7 +39,8 @@ class RunFlightController(esper.Processor):
                 thrusts = loops.acro.update(body, ctrl.lab_stick, ctrl.lab_yaw_stick, ctrl.collective, density, max_thrust, dt)
             else:
                 thrusts = loops.stabilised.update(body, ctrl.target_velocity, ctrl.target_altitude if ctrl.hold_altitude else None,
-                                                  ctrl.target_yaw_rate, density, max_thrust, dt)
+                                                  ctrl.target_yaw_rate, density, max_thrust, dt,
+                                                  ctrl.hold_position)
             ctrl.rate_setpoint[:] = loops.cascade.rate_setpoint
             ctrl.torque_command[:] = loops.cascade.torque
             rotors.thrust_command_n[:] = thrusts

@@ -74,6 +74,8 @@ class RunMenu(esper.Processor):
             if "LB" in cmd.pressed:
                 self.open()
                 self._neutralise()
+            elif "BACK" in cmd.pressed:  # the Restart button works without the menu
+                self.app.emit(events.MENU_SELECTED, "restart")
             return
         if "LB" in cmd.pressed or "B" in cmd.pressed:
             self.close()

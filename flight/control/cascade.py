@@ -26,8 +26,8 @@ class Cascade:
         self.rate.reset()
 
     def from_attitude(self, body: RigidBody, q_sp, collective_n: float, max_thrust_n: float,
-                      dt_s: float, yaw_rate_ff: float = 0.0) -> list[float]:
-        rate_sp = self.attitude.update(body.quaternion, q_sp, yaw_rate_ff)
+                      dt_s: float, yaw_rate_ff: float = 0.0, about_thrust_axis: bool = False) -> list[float]:
+        rate_sp = self.attitude.update(body.quaternion, q_sp, yaw_rate_ff, about_thrust_axis)
         return self.from_rates(body, rate_sp, collective_n, max_thrust_n, dt_s)
 
     def from_rates(self, body: RigidBody, rate_sp, collective_n: float, max_thrust_n: float,

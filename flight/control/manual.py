@@ -56,6 +56,7 @@ class ManualFlight:
             ctrl.motor_power = max(ctrl.motor_power, min(1.0, speed / self.vehicle.max_horizontal_speed_m_s))
         else:
             self.direction = None
+        ctrl.hold_position = None
         self.stick_angle_rad = None
         self.stick_was_neutral = True
         self.climbing = False
@@ -63,6 +64,15 @@ class ManualFlight:
         ctrl.target_altitude = self.stop_altitude(body)
         self._apply_speed(ctrl)
         ctrl.target_velocity[2] = 0.0
+
+    def update_hover_point(self, ctrl: Controller, body: RigidBody) -> None:
+        """Without a travel direction the drone hovers over a point, taken once it has slowed
+        below the capture speed (so braking is never a jump back); travelling releases it."""
+        if self.direction is not None:
+            ctrl.hold_position = None
+        elif ctrl.hold_position is None:
+            if math.hypot(body.velocity[0], body.velocity[1]) < self.vehicle.control["hold_capture_speed"]:
+                ctrl.hold_position = [body.position[0], body.position[1]]
 
     def stop_altitude(self, body: RigidBody) -> float:
         """Where a vertical stop at the planned deceleration ends: z + v|v| / (2 a)."""
@@ -105,6 +115,7 @@ class ManualFlight:
             self.direction = None
             self.stick_angle_rad = None
         self._apply_speed(ctrl)
+        self.update_hover_point(ctrl, body)
 
         # vertical
         climb = cmd.climb()

@@ -63,10 +63,14 @@ class StabilisedController:
         self.heading_rad: float | None = None
         self.vertical_speed_sp = 0.0  # m/s, last update
         self.acceleration_sp = (0.0, 0.0, 0.0)  # m/s², last update
+        self._last_a_xy: tuple[float, float] | None = None  # m/s², for the jerk limit
+        self.yaw_rate_sp = 0.0  # rad/s, after the yaw acceleration limit
 
     def reset(self, body: RigidBody | None = None) -> None:
         self.integral_xy = [0.0, 0.0]
         self.integral_z = 0.0
+        self._last_a_xy = None
+        self.yaw_rate_sp = 0.0
         self.cascade.reset()
         self.heading_rad = quat.to_euler(body.quaternion)[2] if body is not None else None
 
@@ -86,12 +90,15 @@ class StabilisedController:
         return max(-vmax, min(vmax, v))
 
     def update(self, body: RigidBody, target_velocity, target_altitude: float | None,
-               yaw_rate: float, density_kg_m3: float, max_thrust_n: float, dt_s: float) -> list[float]:
+               yaw_rate: float, density_kg_m3: float, max_thrust_n: float, dt_s: float,
+               hold_position=None) -> list[float]:
         """Rotor thrusts (N) for a world velocity setpoint and an optional altitude target.
 
         Args:
             target_velocity: (vx, vy, vz) world m/s; vz is used when target_altitude is None.
             target_altitude: world altitude to hold, m, or None to follow vz.
+            hold_position: (x, y) world m to hover over, added to the horizontal setpoint
+                through a proportional position loop, or None.
             yaw_rate: heading rate setpoint, rad/s, counter-clockwise positive.
             max_thrust_n: per-rotor thrust available now (voltage-limited).
         """
@@ -99,6 +106,11 @@ class StabilisedController:
         c = v.control
         if self.heading_rad is None:
             self.reset(body)
+        # the heading setpoint turns with a limited yaw acceleration: the little yaw torque
+        # the rotors have can follow it, so a turn neither overshoots nor disturbs the tilt
+        step = c["max_yaw_acceleration"] * dt_s
+        yaw_rate = self.yaw_rate_sp + max(-step, min(step, yaw_rate - self.yaw_rate_sp))
+        self.yaw_rate_sp = yaw_rate
         self.heading_rad = math.remainder(self.heading_rad + yaw_rate * dt_s, math.tau)
         vel = body.velocity
         pos = body.position
@@ -107,6 +119,14 @@ class StabilisedController:
 
         # horizontal velocity setpoint limited on its own (a climb never reduces it)
         sx, sy = target_velocity[0], target_velocity[1]
+        if hold_position is not None:
+            kp = c["position_gain"]
+            px, py = kp * (hold_position[0] - pos[0]), kp * (hold_position[1] - pos[1])
+            pn = math.hypot(px, py)
+            limit = c["position_speed_limit"]
+            if pn > limit:
+                px, py = px * limit / pn, py * limit / pn
+            sx, sy = sx + px, sy + py
         sn = math.hypot(sx, sy)
         if sn > v.max_horizontal_speed_m_s:
             sx, sy = sx * v.max_horizontal_speed_m_s / sn, sy * v.max_horizontal_speed_m_s / sn
@@ -119,10 +139,11 @@ class StabilisedController:
             vz_sp = max(-vmax, min(vmax, target_velocity[2]))
         self.vertical_speed_sp = vz_sp
 
-        # vertical acceleration (served first)
+        # vertical acceleration (served first), with drag feed-forward at the setpoint
         ez = vz_sp - vel[2]
         lim_z = c["vertical_velocity_i_limit"]
-        az = c["vertical_velocity_gain"] * ez + self.integral_z
+        az = c["vertical_velocity_gain"] * ez + self.integral_z \
+            + 0.5 * density_kg_m3 * abs(vz_sp) * v.drag_area_m2[2] * vz_sp / m
         # horizontal acceleration with drag feed-forward at the setpoint (still air)
         ex, ey = sx - vel[0], sy - vel[1]
         drag_ff = 0.5 * density_kg_m3 * sn * v.drag_area_m2[0] / m
@@ -145,11 +166,24 @@ class StabilisedController:
         if xy_saturated:
             scale = a_h_max / a_h
             ax, ay = ax * scale, ay * scale
+        # jerk limit: the tilt setpoint moves smoothly, so the attitude never overshoots 25°
+        last = self._last_a_xy
+        if last is not None:
+            dax, day = ax - last[0], ay - last[1]
+            step = math.hypot(dax, day)
+            max_step = c["max_jerk"] * dt_s
+            if step > max_step:
+                ax, ay = last[0] + dax * max_step / step, last[1] + day * max_step / step
+                xy_saturated = True
+        self._last_a_xy = (ax, ay)
 
-        # integrate unless the output is saturated the same way (anti wind-up)
-        if not z_saturated or (self.integral_z * ez < 0.0):
+        # The integrators are for steady disturbances (wind, a sagging battery): they learn
+        # only near the setpoint and while the output is not saturated, so accelerating or
+        # braking never winds them up.
+        window = c["integrator_window"]
+        if abs(ez) < window and (not z_saturated or self.integral_z * ez < 0.0):
             self.integral_z = max(-lim_z, min(lim_z, self.integral_z + c["vertical_velocity_i"] * ez * dt_s))
-        if not xy_saturated:
+        if not xy_saturated and ex * ex + ey * ey < window * window:
             lim = c["velocity_i_limit"]
             ki = c["velocity_i"] * dt_s
             ix, iy = self.integral_xy[0] + ki * ex, self.integral_xy[1] + ki * ey
@@ -166,4 +200,4 @@ class StabilisedController:
         bz = quat.rotate(body.quaternion, (0.0, 0.0, 1.0))
         f_along = (ax * bz[0] + ay * bz[1] + fz * bz[2]) * m
         collective = max(0.0, f_along)
-        return self.cascade.from_attitude(body, q_sp, collective, max_thrust_n, dt_s, yaw_rate)
+        return self.cascade.from_attitude(body, q_sp, collective, max_thrust_n, dt_s, yaw_rate, about_thrust_axis=True)
