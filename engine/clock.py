@@ -27,9 +27,12 @@ class FixedStepClock:
         self.tick_s = 1.0 / tick_hz
         self.max_frame_s = max_frame_s
         self.ticks = 0  # whole ticks simulated since start
-        self._pending = Fraction(0)  # ticks owed but not yet run, in [0, 1)
+        # ticks owed but not yet run, in [0, 1), as the exact fraction _num / _den: plain
+        # integers while frames keep the same length, re-expressed when the length changes
+        self._num = 0
+        self._den = 1
+        self._step_num = 0  # one frame of _last_dt, in ticks, over _den
         self._last_dt: float | None = None
-        self._last_step: Fraction = Fraction(0)
 
     @property
     def time_s(self) -> float:
@@ -39,22 +42,25 @@ class FixedStepClock:
     @property
     def alpha(self) -> float:
         """Fraction of a tick accumulated but not simulated: the render interpolation weight."""
-        return float(self._pending)
+        return self._num / self._den
 
     def advance(self, frame_dt_s: float) -> int:
         """Accumulate one frame and return how many whole ticks to run now."""
         if not math.isfinite(frame_dt_s) or frame_dt_s < 0.0:
             raise ValueError(f"frame dt must be a finite number ≥ 0 s, got {frame_dt_s!r}")
         dt = min(frame_dt_s, self.max_frame_s)
-        if dt != self._last_dt:  # Fraction conversion is the costly part: reuse it for equal frames
+        if dt != self._last_dt:
             self._last_dt = dt
-            self._last_step = Fraction(dt).limit_denominator(1_000_000) * self.tick_hz
-        self._pending += self._last_step
-        n = math.floor(self._pending)
-        self._pending -= n
+            step = Fraction(dt).limit_denominator(1_000_000) * self.tick_hz
+            pending = Fraction(self._num, self._den)
+            self._den = step.denominator * pending.denominator // math.gcd(step.denominator, pending.denominator)
+            self._num = pending.numerator * (self._den // pending.denominator)
+            self._step_num = step.numerator * (self._den // step.denominator)
+        self._num += self._step_num
+        n, self._num = divmod(self._num, self._den)
         self.ticks += n
         return n
 
     def reset(self) -> None:
         self.ticks = 0
-        self._pending = Fraction(0)
+        self._num = 0

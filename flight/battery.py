@@ -5,84 +5,99 @@ The loaded voltage solves V_l = V_oc − R·P/V_l for the present electrical pow
 clamped at ≥ 3.0 V; max motor speed scales with V_l / 3.8 V. Power is the induced power of
 the four discs over a 40 % efficiency, plus profile losses (1.7 W per motor at 16 400 rpm,
 ∝ rpm³), plus 2.5 W of electronics. Energy integrates P dt; at zero the motors disarm.
+
+Functions take the vehicle's packed parameters `p` and the Battery/Rotors state arrays
+(flight/layout.py) and are compiled (flight/jit.py).
 """
 
 from __future__ import annotations
 
 import math
 
-from components.flight import Battery, Rotors
-from flight.vehicle import Vehicle
+from flight.jit import njit
+from flight.layout import (
+    ARMED, BATTERY_J, CAPACITY, CURRENT, DEPLETED, DISC_AREA, ELECTRONICS_W, ENERGY, ETA_INDUCED, MAX_SPEED,
+    MAX_SPEED_REF, OCV, OCV_A, OCV_B, OCV_C, OCV_N, POWER, PROFILE_SPEED, PROFILE_W, R_INTERNAL,
+    SPEED, THRUST, V_MIN, V_REF, VOLTAGE,
+)
 
 
-def open_circuit_voltage(vehicle: Vehicle, fraction: float) -> float:
+@njit
+def open_circuit_voltage(p, fraction: float) -> float:
     """V_oc(s) of MODEL §4, s clamped to [0, 1]."""
-    a, b, c, n = vehicle.ocv_curve
     s = min(1.0, max(0.0, fraction))
-    return a + b * s + c * s ** n
+    return p[OCV_A] + p[OCV_B] * s + p[OCV_C] * s ** p[OCV_N]
 
 
-def loaded_voltage(vehicle: Vehicle, ocv_v: float, power_w: float) -> float:
+@njit
+def loaded_voltage(p, ocv_v: float, power_w: float) -> float:
     """Terminal voltage delivering `power_w`: V_l = (V_oc + √(V_oc² − 4RP)) / 2, ≥ the clamp."""
-    r = vehicle.internal_resistance_ohm
-    disc = ocv_v * ocv_v - 4.0 * r * power_w
+    disc = ocv_v * ocv_v - 4.0 * p[R_INTERNAL] * power_w
     v = 0.5 * (ocv_v + math.sqrt(disc)) if disc > 0.0 else 0.5 * ocv_v
-    return max(vehicle.min_loaded_voltage_v, v)
+    return max(p[V_MIN], v)
 
 
-def electrical_power(vehicle: Vehicle, thrust_n, speed_rad_s, density_kg_m3: float) -> float:
-    """Induced (ideal/efficiency) + profile (∝ ω³) + electronics, in watts."""
+@njit
+def electrical_power(p, thrust_n, speed_rad_s, density_kg_m3: float) -> float:
+    """Induced (ideal/efficiency) + profile (∝ ω³) + electronics, in watts.
+
+    `thrust_n` and `speed_rad_s` are the four rotors' values (any indexable of 4).
+    """
     induced = 0.0
     if density_kg_m3 > 0.0:
-        k = 1.0 / math.sqrt(2.0 * density_kg_m3 * vehicle.disc_area_m2)
-        for t in thrust_n:
+        k = 1.0 / math.sqrt(2.0 * density_kg_m3 * p[DISC_AREA])
+        for i in range(4):
+            t = thrust_n[i]
             if t > 0.0:
                 induced += t * math.sqrt(t) * k
-        induced /= vehicle.induced_efficiency
-    ref = vehicle.profile_reference_speed_rad_s
+        induced /= p[ETA_INDUCED]
     profile = 0.0
-    for w in speed_rad_s:
-        r = w / ref
+    for i in range(4):
+        r = speed_rad_s[i] / p[PROFILE_SPEED]
         profile += r * r * r
-    return induced + vehicle.profile_power_w * profile + vehicle.electronics_power_w
+    return induced + p[PROFILE_W] * profile + p[ELECTRONICS_W]
 
 
-def max_motor_speed(vehicle: Vehicle, loaded_v: float) -> float:
+@njit
+def max_motor_speed(p, loaded_v: float) -> float:
     """Voltage-limited motor speed, rad/s."""
-    return vehicle.max_motor_speed_rad_s * loaded_v / vehicle.max_motor_speed_voltage_v
+    return p[MAX_SPEED_REF] * loaded_v / p[V_REF]
 
 
-def fill(battery: Battery, vehicle: Vehicle) -> None:
+@njit
+def fill(battery, rotors, p) -> None:
     """A fresh, full pack (Restart)."""
-    battery.capacity_j = vehicle.battery_energy_j
-    battery.energy_j = vehicle.battery_energy_j
-    battery.open_circuit_voltage_v = open_circuit_voltage(vehicle, 1.0)
-    battery.voltage_v = battery.open_circuit_voltage_v
-    battery.current_a = 0.0
-    battery.power_w = 0.0
-    battery.depleted = False
+    battery[CAPACITY] = p[BATTERY_J]
+    battery[ENERGY] = battery[CAPACITY]
+    battery[OCV] = open_circuit_voltage(p, 1.0)
+    battery[VOLTAGE] = battery[OCV]
+    battery[CURRENT] = 0.0
+    battery[POWER] = 0.0
+    battery[DEPLETED] = 0.0
+    rotors[MAX_SPEED] = max_motor_speed(p, battery[VOLTAGE])
 
 
-def step_battery(battery: Battery, rotors: Rotors, vehicle: Vehicle, density_kg_m3: float, dt_s: float) -> None:
+@njit
+def step_battery(battery, rotors, p, density_kg_m3: float, dt_s: float) -> None:
     """Draw the present power for dt: energy, voltages, current, voltage-limited max ω.
 
     At zero energy the pack is depleted and the motors are disarmed (they spin down).
     """
-    power = electrical_power(vehicle, rotors.thrust_n, rotors.speed_rad_s, density_kg_m3)
-    if battery.depleted:
-        power = 0.0
-    fraction = battery.energy_j / battery.capacity_j if battery.capacity_j > 0 else 0.0
-    ocv = open_circuit_voltage(vehicle, fraction)
-    v = loaded_voltage(vehicle, ocv, power)
-    battery.open_circuit_voltage_v = ocv
-    battery.voltage_v = v
-    battery.power_w = power
-    battery.current_a = power / v
-    battery.energy_j = max(0.0, battery.energy_j - power * dt_s)
-    if battery.energy_j <= 0.0 and not battery.depleted:
-        battery.depleted = True
-    if battery.depleted:
-        rotors.armed = False
-        rotors.max_speed_rad_s = 0.0
+    depleted = battery[DEPLETED] > 0.0
+    power = 0.0 if depleted else electrical_power(p, rotors[THRUST:THRUST + 4], rotors[SPEED:SPEED + 4], density_kg_m3)
+    capacity = battery[CAPACITY]
+    ocv = open_circuit_voltage(p, battery[ENERGY] / capacity if capacity > 0.0 else 0.0)
+    v = loaded_voltage(p, ocv, power)
+    battery[OCV] = ocv
+    battery[VOLTAGE] = v
+    battery[POWER] = power
+    battery[CURRENT] = power / v
+    battery[ENERGY] = max(0.0, battery[ENERGY] - power * dt_s)
+    if battery[ENERGY] <= 0.0:
+        battery[DEPLETED] = 1.0
+        depleted = True
+    if depleted:
+        rotors[ARMED] = 0.0
+        rotors[MAX_SPEED] = 0.0
     else:
-        rotors.max_speed_rad_s = max_motor_speed(vehicle, v)
+        rotors[MAX_SPEED] = max_motor_speed(p, v)

@@ -14,102 +14,133 @@ Right-handed frames: body X forward, Y left, Z up; world Z up. Motors 0 front-ri
   analytic free fall exactly.
 
 Contacts and ground support belong to the collision system: there is no altitude floor here.
+
+The functions work on the flat arrays of flight/layout.py (`body` = RigidBody.state,
+`rotors` = Rotors.state, `p` = Vehicle.packed) and are compiled (flight/jit.py).
 """
 
 from __future__ import annotations
 
 import math
 
-from components.flight import RigidBody, Rotors
 from flight import quat
-from flight.vehicle import Vehicle
+from flight.battery import step_battery
+from flight.jit import njit
+from flight.layout import (
+    ACC, AERO_H, ARMED, CDA, DAMP_LIN, DAMP_QUAD, GRAVITY, INERTIA, KT, MASS, MAX_SPEED, OMEGA,
+    POS, PREV_POS, QUAT, REACTION, RHO0, ROTOR_SPIN, ROTOR_X, ROTOR_Y, SETPOINT, SPEED, TAU_DOWN,
+    TAU_UP, THRUST, VEL,
+)
+
+_rotate = njit(quat.rotate_components)
 
 
-def rotor_thrust(vehicle: Vehicle, speed_rad_s: float, density_kg_m3: float) -> float:
+@njit
+def rotor_thrust(p, speed_rad_s: float, density_kg_m3: float) -> float:
     """Tᵢ = kT ω² ρ/ρ₀ in newtons."""
-    return vehicle.thrust_coefficient * speed_rad_s * speed_rad_s * density_kg_m3 / vehicle.reference_air_density_kg_m3
+    return p[KT] * speed_rad_s * speed_rad_s * density_kg_m3 / p[RHO0]
 
 
-def speed_for_thrust(vehicle: Vehicle, thrust_n: float, density_kg_m3: float) -> float:
+@njit
+def speed_for_thrust(p, thrust_n: float, density_kg_m3: float) -> float:
     """Inverse of `rotor_thrust`; in vacuum any positive thrust asks for full speed."""
     if thrust_n <= 0.0:
         return 0.0
-    k = vehicle.thrust_coefficient * density_kg_m3 / vehicle.reference_air_density_kg_m3
+    k = p[KT] * density_kg_m3 / p[RHO0]
     if k <= 0.0:
         return math.inf
     return math.sqrt(thrust_n / k)
 
 
-def step_motors(rotors: Rotors, vehicle: Vehicle, density_kg_m3: float, dt_s: float) -> None:
+@njit
+def step_motors(rotors, p, density_kg_m3: float, dt_s: float) -> None:
     """Move each motor speed toward its (limited) setpoint and compute produced thrust."""
-    up = 1.0 - math.exp(-dt_s / vehicle.motor_tau_up_s)
-    down = 1.0 - math.exp(-dt_s / vehicle.motor_tau_down_s)
-    limit = rotors.max_speed_rad_s if rotors.armed else 0.0
-    k = vehicle.thrust_coefficient * density_kg_m3 / vehicle.reference_air_density_kg_m3
-    speeds = rotors.speed_rad_s
-    setpoints = rotors.setpoint_rad_s
-    thrust = rotors.thrust_n
+    up = 1.0 - math.exp(-dt_s / p[TAU_UP])
+    down = 1.0 - math.exp(-dt_s / p[TAU_DOWN])
+    limit = rotors[MAX_SPEED] if rotors[ARMED] > 0.0 else 0.0
+    k = p[KT] * density_kg_m3 / p[RHO0]
     for i in range(4):
-        target = setpoints[i]
+        target = rotors[SETPOINT + i]
         if target > limit:
             target = limit
         elif target < 0.0:
             target = 0.0
-        w = speeds[i]
+        w = rotors[SPEED + i]
         w += (target - w) * (up if target > w else down)
-        speeds[i] = w
-        thrust[i] = k * w * w
+        rotors[SPEED + i] = w
+        rotors[THRUST + i] = k * w * w
 
 
-def step_body(body: RigidBody, rotors: Rotors, vehicle: Vehicle, density_kg_m3: float,
-              wind_m_s, dt_s: float) -> None:
+@njit
+def step_body(body, rotors, p, density_kg_m3: float, wind_m_s, dt_s: float) -> None:
     """Advance the rigid body one sub-step under thrust, drag, damping and gravity."""
-    t0, t1, t2, t3 = rotors.thrust_n
-    r0, r1, r2, r3 = vehicle.rotors
-    total = t0 + t1 + t2 + t3
-    tau_x = r0.y_m * t0 + r1.y_m * t1 + r2.y_m * t2 + r3.y_m * t3
-    tau_y = -(r0.x_m * t0 + r1.x_m * t1 + r2.x_m * t2 + r3.x_m * t3)
-    tau_z = -vehicle.reaction_torque_ratio_m * (r0.spin * t0 + r1.spin * t1 + r2.spin * t2 + r3.spin * t3)
+    total = 0.0
+    tau_x = 0.0
+    tau_y = 0.0
+    tau_z = 0.0
+    for i in range(4):
+        t = rotors[THRUST + i]
+        total += t
+        tau_x += p[ROTOR_Y + i] * t  # rᵢ × (0, 0, Tᵢ)
+        tau_y -= p[ROTOR_X + i] * t
+        tau_z -= p[REACTION] * p[ROTOR_SPIN + i] * t
 
-    q = body.quaternion
-    vel = body.velocity
+    x, y, z, w = body[QUAT], body[QUAT + 1], body[QUAT + 2], body[QUAT + 3]
     # quadratic drag on the relative airspeed, in body axes
-    rel_b = quat.rotate_inverse(q, (vel[0] - wind_m_s[0], vel[1] - wind_m_s[1], vel[2] - wind_m_s[2]))
-    speed = math.sqrt(rel_b[0] * rel_b[0] + rel_b[1] * rel_b[1] + rel_b[2] * rel_b[2])
-    cx, cy, cz = vehicle.drag_area_m2
-    k = -0.5 * density_kg_m3 * speed
-    fx, fy, fz = k * cx * rel_b[0], k * cy * rel_b[1], k * cz * rel_b[2]
-    h = vehicle.aero_centre_height_m
+    rx, ry, rz = _rotate(-x, -y, -z, w, body[VEL] - wind_m_s[0], body[VEL + 1] - wind_m_s[1], body[VEL + 2] - wind_m_s[2])
+    k = -0.5 * density_kg_m3 * math.sqrt(rx * rx + ry * ry + rz * rz)
+    fx, fy, fz = k * p[CDA] * rx, k * p[CDA + 1] * ry, k * p[CDA + 2] * rz
+    h = p[AERO_H]
     tau_x -= h * fy  # r × F with r = (0, 0, h)
     tau_y += h * fx
 
-    wx, wy, wz = body.angular_velocity
-    wn = math.sqrt(wx * wx + wy * wy + wz * wz)
-    damping = (vehicle.angular_damping_linear + vehicle.angular_damping_quadratic * wn) * density_kg_m3 / vehicle.reference_air_density_kg_m3
+    wx, wy, wz = body[OMEGA], body[OMEGA + 1], body[OMEGA + 2]
+    damping = (p[DAMP_LIN] + p[DAMP_QUAD] * math.sqrt(wx * wx + wy * wy + wz * wz)) * density_kg_m3 / p[RHO0]
     tau_x -= damping * wx
     tau_y -= damping * wy
     tau_z -= damping * wz
 
-    ix, iy, iz = vehicle.inertia_kgm2
+    ix, iy, iz = p[INERTIA], p[INERTIA + 1], p[INERTIA + 2]
     # I dω/dt = τ − ω × (I ω)
-    ax = (tau_x - (wy * iz * wz - wz * iy * wy)) / ix
-    ay = (tau_y - (wz * ix * wx - wx * iz * wz)) / iy
-    az = (tau_z - (wx * iy * wy - wy * ix * wx)) / iz
-    nx, ny, nz = wx + ax * dt_s, wy + ay * dt_s, wz + az * dt_s
+    nx = wx + (tau_x - (wy * iz * wz - wz * iy * wy)) / ix * dt_s
+    ny = wy + (tau_y - (wz * ix * wx - wx * iz * wz)) / iy * dt_s
+    nz = wz + (tau_z - (wx * iy * wy - wy * ix * wx)) / iz * dt_s
 
     # translation, from the start-of-step attitude
-    m = vehicle.mass_kg
-    fw = quat.rotate(q, (fx, fy, fz + total))
-    acc = body.acceleration
-    acc[0] = fw[0] / m
-    acc[1] = fw[1] / m
-    acc[2] = fw[2] / m - vehicle.gravity_m_s2
-    pos = body.position
+    m = p[MASS]
+    gx, gy, gz = _rotate(x, y, z, w, fx, fy, fz + total)
     half_dt2 = 0.5 * dt_s * dt_s
+    acc = (gx / m, gy / m, gz / m - p[GRAVITY])
     for i in range(3):
-        pos[i] += vel[i] * dt_s + acc[i] * half_dt2
-        vel[i] += acc[i] * dt_s
+        body[PREV_POS + i] = body[POS + i]
+        body[ACC + i] = acc[i]
+        body[POS + i] += body[VEL + i] * dt_s + acc[i] * half_dt2
+        body[VEL + i] += acc[i] * dt_s
 
-    body.quaternion[:] = quat.integrate(q, (0.5 * (wx + nx), 0.5 * (wy + ny), 0.5 * (wz + nz)), dt_s)
-    w = body.angular_velocity
-    w[0], w[1], w[2] = nx, ny, nz
+    # attitude: turn by the mid-step body rate, q ⊗ exp(½ ω_mid dt)
+    mx, my, mz = 0.5 * (wx + nx), 0.5 * (wy + ny), 0.5 * (wz + nz)
+    n = math.sqrt(mx * mx + my * my + mz * mz)
+    if n * dt_s > 1e-12:
+        half = 0.5 * n * dt_s
+        s = math.sin(half) / n
+        dx, dy, dz, dw = mx * s, my * s, mz * s, math.cos(half)
+        qx = w * dx + x * dw + y * dz - z * dy
+        qy = w * dy - x * dz + y * dw + z * dx
+        qz = w * dz + x * dy - y * dx + z * dw
+        qw = w * dw - x * dx - y * dy - z * dz
+        norm = math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw)
+        body[QUAT] = qx / norm
+        body[QUAT + 1] = qy / norm
+        body[QUAT + 2] = qz / norm
+        body[QUAT + 3] = qw / norm
+    body[OMEGA] = nx
+    body[OMEGA + 1] = ny
+    body[OMEGA + 2] = nz
+
+
+@njit
+def step_dynamics(body, rotors, battery, p, density_kg_m3: float, wind_m_s, dt_s: float) -> None:
+    """One sub-step of the whole vehicle: battery draw, motor response, rigid body."""
+    step_battery(battery, rotors, p, density_kg_m3, dt_s)
+    step_motors(rotors, p, density_kg_m3, dt_s)
+    step_body(body, rotors, p, density_kg_m3, wind_m_s, dt_s)

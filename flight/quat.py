@@ -10,10 +10,9 @@ from __future__ import annotations
 import math
 
 
-def rotate(q, v):
-    """Body → world: q ⊗ v ⊗ q*."""
-    x, y, z, w = q
-    vx, vy, vz = v
+def rotate_components(x, y, z, w, vx, vy, vz):
+    """Rotate (vx, vy, vz) by the quaternion (x, y, z, w): the one implementation, on scalars,
+    that both plain Python and the compiled dynamics use."""
     # t = 2 q_vec × v ; v' = v + w t + q_vec × t
     tx = 2.0 * (y * vz - z * vy)
     ty = 2.0 * (z * vx - x * vz)
@@ -23,10 +22,14 @@ def rotate(q, v):
             vz + w * tz + (x * ty - y * tx))
 
 
+def rotate(q, v):
+    """Body → world: q ⊗ v ⊗ q*."""
+    return rotate_components(q[0], q[1], q[2], q[3], v[0], v[1], v[2])
+
+
 def rotate_inverse(q, v):
     """World → body: q* ⊗ v ⊗ q."""
-    x, y, z, w = q
-    return rotate((-x, -y, -z, w), v)
+    return rotate_components(-q[0], -q[1], -q[2], q[3], v[0], v[1], v[2])
 
 
 def multiply(a, b):

@@ -10,13 +10,15 @@ and against the entry's own bounds, then converts to SI in a frozen `Vehicle`
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from engine.datafile import DataFileError, TomlSource, describe, pydantic_errors, read_toml
+from flight import layout as L
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 DEFAULT_VEHICLE = ASSETS / "vehicles" / "tello.toml"
@@ -101,6 +103,8 @@ SPEC: dict[str, tuple[str, str, int]] = {
     "max_rate": ("control", "deg/s", 3),
     "angle_max_tilt": ("control", "deg", 0),
     "max_yaw_rate": ("control", "deg/s", 0),
+    "outer_loop_rate": ("control", "Hz", 0),
+    "inner_loop_rate": ("control", "Hz", 0),
     "velocity_gain": ("control", "1/s", 0),
     "velocity_i": ("control", "1/s^2", 0),
     "velocity_i_limit": ("control", "m/s^2", 0),
@@ -171,6 +175,10 @@ class Vehicle:
     max_tilt_rad: float
     control: dict  # controller entries, SI: {name: float | tuple}
     source: str = ""
+    packed: np.ndarray = field(default=None, compare=False, repr=False)  # flat SI array for compiled code (flight/layout.py)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "packed", pack(self))
 
     @property
     def disc_area_m2(self) -> float:
@@ -184,6 +192,68 @@ class Vehicle:
         """ω at which four rotors carry the weight: √(m g / (4 kT ρ/ρ₀))."""
         ratio = 1.0 if density_kg_m3 is None else density_kg_m3 / self.reference_air_density_kg_m3
         return math.sqrt(self.weight_n / (4.0 * self.thrust_coefficient * ratio))
+
+
+def pack(v: Vehicle) -> np.ndarray:
+    """The parameters as one flat float64 array, laid out as flight/layout.py declares."""
+    from flight.control.mixer import allocation_inverse
+
+    c = v.control
+    p = np.zeros(L.PACKED_SIZE)
+    p[L.MASS] = v.mass_kg
+    p[L.GRAVITY] = v.gravity_m_s2
+    p[L.KT] = v.thrust_coefficient
+    p[L.RHO0] = v.reference_air_density_kg_m3
+    p[L.REACTION] = v.reaction_torque_ratio_m
+    p[L.TAU_UP] = v.motor_tau_up_s
+    p[L.TAU_DOWN] = v.motor_tau_down_s
+    p[L.INERTIA:L.INERTIA + 3] = v.inertia_kgm2
+    p[L.CDA:L.CDA + 3] = v.drag_area_m2
+    p[L.AERO_H] = v.aero_centre_height_m
+    p[L.DAMP_LIN] = v.angular_damping_linear
+    p[L.DAMP_QUAD] = v.angular_damping_quadratic
+    p[L.ROTOR_X:L.ROTOR_X + 4] = [r.x_m for r in v.rotors]
+    p[L.ROTOR_Y:L.ROTOR_Y + 4] = [r.y_m for r in v.rotors]
+    p[L.ROTOR_SPIN:L.ROTOR_SPIN + 4] = [r.spin for r in v.rotors]
+    p[L.DISC_AREA] = v.disc_area_m2
+    p[L.OCV_A], p[L.OCV_B], p[L.OCV_C], p[L.OCV_N] = v.ocv_curve
+    p[L.R_INTERNAL] = v.internal_resistance_ohm
+    p[L.V_MIN] = v.min_loaded_voltage_v
+    p[L.ETA_INDUCED] = v.induced_efficiency
+    p[L.PROFILE_W] = v.profile_power_w
+    p[L.PROFILE_SPEED] = v.profile_reference_speed_rad_s
+    p[L.ELECTRONICS_W] = v.electronics_power_w
+    p[L.MAX_SPEED_REF] = v.max_motor_speed_rad_s
+    p[L.V_REF] = v.max_motor_speed_voltage_v
+    p[L.ATT_GAIN] = c["attitude_gain"]
+    p[L.YAW_WEIGHT] = min(1.0, max(0.0, c["yaw_attitude_gain"] / c["attitude_gain"]))
+    p[L.RATE_P:L.RATE_P + 3] = c["rate_p"]
+    p[L.RATE_I:L.RATE_I + 3] = c["rate_i"]
+    p[L.RATE_I_LIMIT] = c["rate_i_limit"]
+    p[L.MAX_RATE:L.MAX_RATE + 3] = c["max_rate"]
+    p[L.MIX:L.MIX + 16] = allocation_inverse(v).ravel()
+    p[L.K_POS] = c["position_gain"]
+    p[L.POS_SPEED_LIMIT] = c["position_speed_limit"]
+    p[L.K_VEL] = c["velocity_gain"]
+    p[L.KI_VEL] = c["velocity_i"]
+    p[L.VEL_I_LIMIT] = c["velocity_i_limit"]
+    p[L.K_VZ] = c["vertical_velocity_gain"]
+    p[L.KI_VZ] = c["vertical_velocity_i"]
+    p[L.VZ_I_LIMIT] = c["vertical_velocity_i_limit"]
+    p[L.K_ALT] = c["altitude_gain"]
+    p[L.BRAKE_DECEL] = c["vertical_brake_decel"]
+    p[L.I_WINDOW] = c["integrator_window"]
+    p[L.MAX_JERK] = c["max_jerk"]
+    p[L.MAX_YAW_ACC] = c["max_yaw_acceleration"]
+    p[L.TRANSLATION_SHARE] = 1.0 - c["thrust_reserve"]
+    p[L.TAN_MAX_TILT] = math.tan(v.max_tilt_rad)
+    p[L.MAX_H_SPEED] = v.max_horizontal_speed_m_s
+    p[L.MAX_V_SPEED] = v.max_vertical_speed_m_s
+    p[L.OUTER_DIVIDER] = max(1, round(c["inner_loop_rate"] / c["outer_loop_rate"]))
+    p[L.MAX_YAW_RATE] = c["max_yaw_rate"]
+    p[L.ANGLE_MAX_TILT] = c["angle_max_tilt"]
+    p[L.BATTERY_J] = v.battery_energy_j
+    return p
 
 
 def _convert(unit: str, value: float) -> float:

@@ -22,6 +22,7 @@ from flight.battery import fill
 from flight.control.loops import FlightLoops
 from flight.vehicle import Vehicle
 from game import events
+from systems.control import law_of
 
 MODES = ("manual", "angle", "acro")
 
@@ -78,13 +79,8 @@ def place_at_spawn(app: App) -> None:
     body.acceleration[:] = (0.0, 0.0, 0.0)
     body.angular_velocity[:] = (0.0, 0.0, 0.0)
     body.quaternion[:] = quat.from_axis_angle((0.0, 0.0, 1.0), config.spawn_yaw_rad)
-    rotors.speed_rad_s[:] = (0.0,) * 4
-    rotors.setpoint_rad_s[:] = (0.0,) * 4
-    rotors.thrust_n[:] = (0.0,) * 4
-    rotors.thrust_command_n[:] = (0.0,) * 4
-    rotors.armed = False
-    fill(battery, vehicle)
-    rotors.max_speed_rad_s = vehicle.max_motor_speed_rad_s * battery.voltage_v / vehicle.max_motor_speed_voltage_v
+    rotors.state[:] = 0.0
+    fill(battery.state, rotors.state, vehicle.packed)
     ctrl.mode = "manual"
     ctrl.motor_power = 0.0
     ctrl.target_velocity[:] = (0.0, 0.0, 0.0)
@@ -94,8 +90,7 @@ def place_at_spawn(app: App) -> None:
     ctrl.target_yaw_rate = 0.0
     ctrl.collective = 0.0
     ctrl.loops.manual.clear()
-    ctrl.loops.stabilised.reset(body)
-    ctrl.loops.angle.reset(body)
+    ctrl.loops.reset(body.quaternion)
     collider.damage = 0.0
     collider.contact = False
     collider.last_impact_speed_m_s = 0.0
@@ -118,14 +113,11 @@ class FlightModes:
         ctrl = esper.component_for_entity(entity, Controller)
         body = esper.component_for_entity(entity, RigidBody)
         old = ctrl.mode
+        if law_of(old) != law_of(mode):
+            ctrl.loops.reset(body.quaternion)  # another law: its loops start afresh
         if mode == "manual":
             ctrl.loops.manual.resume(ctrl, body)
-            if old != "manual":
-                ctrl.loops.stabilised.reset(body)
-        elif mode == "angle":
-            ctrl.loops.angle.reset(body)
-            ctrl.collective = ctrl.motor_power
-        elif mode == "acro":
+        else:
             ctrl.collective = ctrl.motor_power
         ctrl.mode = mode
         if old != mode:

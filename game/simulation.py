@@ -162,15 +162,15 @@ class Simulation:
             mode=ctrl.mode,
             armed=rotors.armed,
             motor_power=ctrl.motor_power,
-            position=tuple(body.position),
-            velocity=tuple(body.velocity),
-            quaternion=tuple(body.quaternion),
+            position=_floats(body.position),
+            velocity=_floats(body.velocity),
+            quaternion=_floats(body.quaternion),
             roll_deg=math.degrees(roll),
             pitch_deg=math.degrees(pitch),
             yaw_deg=math.degrees(yaw),
-            angular_velocity=tuple(body.angular_velocity),
-            rpm=tuple(w / RPM_TO_RAD_S for w in rotors.speed_rad_s),
-            thrust=tuple(rotors.thrust_n),
+            angular_velocity=_floats(body.angular_velocity),
+            rpm=tuple(float(w) / RPM_TO_RAD_S for w in rotors.speed_rad_s),
+            thrust=_floats(rotors.thrust_n),
             target_velocity=tuple(ctrl.target_velocity),
             target_altitude=ctrl.target_altitude,
             height_above_ground=collider.height_above_ground_m,
@@ -187,6 +187,10 @@ class Simulation:
     def components(self, *kinds):
         """The drone's components (RigidBody, Rotors, …) for tests and tools."""
         return drone_components(self.app, *kinds)
+
+
+def _floats(values) -> tuple[float, ...]:
+    return tuple(float(v) for v in values)
 
 
 def _mission_state(app: App) -> dict:

@@ -1,8 +1,9 @@
-"""CONTROL stage: run the active flight controller and command the four motors.
+"""CONTROL stage: run the active control law and command the four motors.
 
-The mode picks the controller: MANUAL STABILISED and the assists fly the stabilised
-velocity/altitude controller, Angle and Acro the laboratory models. At MotorPower exactly 0
-(manual and assists alike) the four commanded thrusts are zero: nothing bypasses the cut.
+The mode picks the law: MANUAL STABILISED and the assists fly the stabilised
+velocity/altitude controller, Angle and Acro the laboratory models. The motors are armed
+only while MotorPower > 0 and the pack is not empty: at exactly 0 the four commanded thrusts
+are zero (manual and assists alike), nothing bypasses the cut.
 """
 
 from __future__ import annotations
@@ -10,10 +11,15 @@ from __future__ import annotations
 import esper
 
 from components.flight import Airframe, Battery, Controller, RigidBody, Rotors
-from flight.dynamics import rotor_thrust, speed_for_thrust
+from flight import layout as L
+from flight.control.tick import control_tick
 from world.weather import Weather
 
-LAB_MODES = ("angle", "acro")
+LAWS = {"angle": L.LAW_ANGLE, "acro": L.LAW_ACRO}  # every other mode flies the stabilised law
+
+
+def law_of(mode: str) -> int:
+    return LAWS.get(mode, L.LAW_STABILISED)
 
 
 class RunFlightController(esper.Processor):
@@ -23,27 +29,25 @@ class RunFlightController(esper.Processor):
     def process(self, dt: float) -> None:
         density = self.weather.density_kg_m3
         for _, (frame, body, rotors, battery, ctrl) in esper.get_components(Airframe, RigidBody, Rotors, Battery, Controller):
-            vehicle = frame.vehicle
+            r = rotors.state
+            r[L.ARMED] = 1.0 if ctrl.motor_power > 0.0 and battery.state[L.DEPLETED] == 0.0 else 0.0
             loops = ctrl.loops
-            rotors.armed = ctrl.motor_power > 0.0 and not battery.depleted
-            if not rotors.armed:
-                zero = rotors.setpoint_rad_s
-                zero[0] = zero[1] = zero[2] = zero[3] = 0.0
-                cmd = rotors.thrust_command_n
-                cmd[0] = cmd[1] = cmd[2] = cmd[3] = 0.0
-                continue
-            max_thrust = rotor_thrust(vehicle, rotors.max_speed_rad_s, density)
-            if ctrl.mode == "angle":
-                thrusts = loops.angle.update(body, ctrl.lab_stick, ctrl.lab_yaw_stick, ctrl.collective, density, max_thrust, dt)
-            elif ctrl.mode == "acro":
-                thrusts = loops.acro.update(body, ctrl.lab_stick, ctrl.lab_yaw_stick, ctrl.collective, density, max_thrust, dt)
+            law = LAWS.get(ctrl.mode, L.LAW_STABILISED)
+            if law == L.LAW_STABILISED:
+                t = loops.targets
+                tv = ctrl.target_velocity
+                t[L.T_VEL], t[L.T_VEL + 1], t[L.T_VEL + 2] = tv[0], tv[1], tv[2]
+                t[L.T_ALT] = ctrl.target_altitude
+                t[L.T_HOLD_ALT] = 1.0 if ctrl.hold_altitude else 0.0
+                t[L.T_YAW_RATE] = ctrl.target_yaw_rate
+                hold = ctrl.hold_position
+                if hold is None:
+                    t[L.T_HOLD_POS] = 0.0
+                else:
+                    t[L.T_HOLD_POS], t[L.T_POS], t[L.T_POS + 1] = 1.0, hold[0], hold[1]
             else:
-                thrusts = loops.stabilised.update(body, ctrl.target_velocity, ctrl.target_altitude if ctrl.hold_altitude else None,
-                                                  ctrl.target_yaw_rate, density, max_thrust, dt,
-                                                  ctrl.hold_position)
-            ctrl.rate_setpoint[:] = loops.cascade.rate_setpoint
-            ctrl.torque_command[:] = loops.cascade.torque
-            rotors.thrust_command_n[:] = thrusts
-            sp = rotors.setpoint_rad_s
-            for i in range(4):
-                sp[i] = min(speed_for_thrust(vehicle, thrusts[i], density), rotors.max_speed_rad_s)
+                lab = loops.lab
+                lab[L.LAB_ROLL], lab[L.LAB_PITCH] = ctrl.lab_stick
+                lab[L.LAB_YAW] = ctrl.lab_yaw_stick
+                lab[L.LAB_COLLECTIVE] = ctrl.collective
+            control_tick(law, loops.state, frame.vehicle.packed, body.state, r, loops.targets, loops.lab, density, dt)

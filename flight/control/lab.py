@@ -9,49 +9,36 @@ four rotors' thrust at max_motor_speed (22 000 rpm at 3.8 V).
 
 from __future__ import annotations
 
-import math
-
-from components.flight import RigidBody
 from flight import quat
-from flight.control.cascade import Cascade
-from flight.vehicle import Vehicle
+from flight.control.cascade import from_attitude, from_rates
+from flight.control.stabilised import wrap_angle
+from flight.jit import njit
+from flight.layout import (
+    ANGLE_MAX_TILT, HEADING, KT, LAB_COLLECTIVE, LAB_PITCH, LAB_ROLL, LAB_YAW, MAX_RATE,
+    MAX_SPEED_REF, MAX_YAW_RATE, RHO0,
+)
+
+_from_euler = njit(quat.from_euler)
 
 
-def full_collective_n(vehicle: Vehicle, density_kg_m3: float) -> float:
+@njit
+def full_collective_n(p, density_kg_m3):
     """Four rotors at the reference max speed: the collective's full scale, N."""
-    return 4.0 * vehicle.thrust_coefficient * vehicle.max_motor_speed_rad_s ** 2 * density_kg_m3 / vehicle.reference_air_density_kg_m3
+    return 4.0 * p[KT] * p[MAX_SPEED_REF] ** 2 * density_kg_m3 / p[RHO0]
 
 
-class AngleController:
-    def __init__(self, vehicle: Vehicle, cascade: Cascade) -> None:
-        self.vehicle = vehicle
-        self.cascade = cascade
-        self.heading_rad: float | None = None
-
-    def reset(self, body: RigidBody) -> None:
-        self.heading_rad = quat.to_euler(body.quaternion)[2]
-
-    def update(self, body: RigidBody, stick_xy, yaw_stick: float, collective: float,
-               density_kg_m3: float, max_thrust_n: float, dt_s: float) -> list[float]:
-        c = self.vehicle.control
-        if self.heading_rad is None:
-            self.reset(body)
-        yaw_rate = -yaw_stick * c["max_yaw_rate"]
-        self.heading_rad = math.remainder(self.heading_rad + yaw_rate * dt_s, math.tau)
-        tilt = c["angle_max_tilt"]
-        q_sp = quat.from_euler(stick_xy[0] * tilt, stick_xy[1] * tilt, self.heading_rad)
-        collective_n = collective * full_collective_n(self.vehicle, density_kg_m3)
-        return self.cascade.from_attitude(body, q_sp, collective_n, max_thrust_n, dt_s, yaw_rate)
+@njit
+def angle_update(ctl, p, body, lab, density_kg_m3, max_thrust_n, dt_s):
+    yaw_rate = -lab[LAB_YAW] * p[MAX_YAW_RATE]
+    ctl[HEADING] = wrap_angle(ctl[HEADING] + yaw_rate * dt_s)
+    tilt = p[ANGLE_MAX_TILT]
+    q_sp = _from_euler(lab[LAB_ROLL] * tilt, lab[LAB_PITCH] * tilt, ctl[HEADING])
+    collective = lab[LAB_COLLECTIVE] * full_collective_n(p, density_kg_m3)
+    return from_attitude(ctl, p, body, q_sp, collective, max_thrust_n, dt_s, yaw_rate, False)
 
 
-class AcroController:
-    def __init__(self, vehicle: Vehicle, cascade: Cascade) -> None:
-        self.vehicle = vehicle
-        self.cascade = cascade
-
-    def update(self, body: RigidBody, stick_xy, yaw_stick: float, collective: float,
-               density_kg_m3: float, max_thrust_n: float, dt_s: float) -> list[float]:
-        mx, my, mz = self.vehicle.control["max_rate"]
-        rate_sp = (stick_xy[0] * mx, stick_xy[1] * my, -yaw_stick * mz)
-        collective_n = collective * full_collective_n(self.vehicle, density_kg_m3)
-        return self.cascade.from_rates(body, rate_sp, collective_n, max_thrust_n, dt_s)
+@njit
+def acro_update(ctl, p, body, lab, density_kg_m3, max_thrust_n, dt_s):
+    collective = lab[LAB_COLLECTIVE] * full_collective_n(p, density_kg_m3)
+    return from_rates(ctl, p, body, lab[LAB_ROLL] * p[MAX_RATE], lab[LAB_PITCH] * p[MAX_RATE + 1],
+                      -lab[LAB_YAW] * p[MAX_RATE + 2], collective, max_thrust_n, dt_s)

@@ -2,60 +2,63 @@
 
 The allocation uses the X and Y lever arms separately (the Tello frame is not square):
     ΣT = T,  Σ yᵢTᵢ = τx,  −Σ xᵢTᵢ = τy,  −Σ spinᵢ·k·Tᵢ = τz,
-inverted once per vehicle. When a rotor would leave [0, T_max], torques are reduced to fit
-the thrust available — yaw first, then roll and pitch — never the collective beyond its
-own bounds (MODEL §10).
+inverted once per vehicle (`allocation_inverse`, stored in the packed parameters). When a
+rotor would leave [0, T_max], torques are reduced to fit the thrust available — yaw first,
+then roll and pitch — never the collective beyond its own bounds (MODEL §10).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from flight.vehicle import Vehicle
+from flight.jit import njit
+from flight.layout import MIX, TORQUE_SCALE_RP, TORQUE_SCALE_YAW
 
 
-class Mixer:
-    """Allocates (T, τx, τy, τz) to four rotor thrusts within [0, max_thrust_n]."""
-
-    def __init__(self, vehicle: Vehicle) -> None:
-        k = vehicle.reaction_torque_ratio_m
-        b = np.array([
-            [1.0] * 4,
-            [r.y_m for r in vehicle.rotors],
-            [-r.x_m for r in vehicle.rotors],
-            [-r.spin * k for r in vehicle.rotors],
-        ])
-        inv = np.linalg.inv(b)
-        # columns as plain float tuples: the per-tick path stays in Python floats
-        self._collective = tuple(float(v) for v in inv[:, 0])
-        self._roll = tuple(float(v) for v in inv[:, 1])
-        self._pitch = tuple(float(v) for v in inv[:, 2])
-        self._yaw = tuple(float(v) for v in inv[:, 3])
-        self.torque_scale = (1.0, 1.0)  # (roll/pitch, yaw) factors applied at the last mix
-
-    def mix(self, collective_n: float, torque_nm, max_thrust_n: float) -> list[float]:
-        """Rotor thrusts in newtons; torques scaled down when a rotor would saturate."""
-        collective_n = min(max(collective_n, 0.0), 4.0 * max_thrust_n)
-        tx, ty, tz = torque_nm
-        base = [c * collective_n for c in self._collective]
-        rp = [a * tx + b * ty for a, b in zip(self._roll, self._pitch)]
-        yaw = [c * tz for c in self._yaw]
-        s_rp = _fit(base, rp, max_thrust_n)
-        with_rp = [b + s_rp * d for b, d in zip(base, rp)]
-        s_yaw = _fit(with_rp, yaw, max_thrust_n)
-        self.torque_scale = (s_rp, s_yaw)
-        return [min(max(b + s_yaw * d, 0.0), max_thrust_n) for b, d in zip(with_rp, yaw)]
+def allocation_inverse(vehicle) -> np.ndarray:
+    """4×4 matrix M with (T₀..T₃) = M · (T, τx, τy, τz)."""
+    k = vehicle.reaction_torque_ratio_m
+    b = np.array([
+        [1.0] * 4,
+        [r.y_m for r in vehicle.rotors],
+        [-r.x_m for r in vehicle.rotors],
+        [-r.spin * k for r in vehicle.rotors],
+    ])
+    return np.linalg.inv(b)
 
 
-def _fit(base, delta, upper: float) -> float:
-    """Largest s in [0, 1] with 0 ≤ base + s·delta ≤ upper for every rotor."""
+@njit
+def _fit(b0, b1, b2, b3, d0, d1, d2, d3, upper):
+    """Largest s in [0, 1] with 0 ≤ bᵢ + s·dᵢ ≤ upper for every rotor."""
     s = 1.0
-    for b, d in zip(base, delta):
+    for b, d in ((b0, d0), (b1, d1), (b2, d2), (b3, d3)):
         if d > 0.0:
             room = upper - b
             if room < s * d:
-                s = max(0.0, room / d)
+                s = room / d if room > 0.0 else 0.0
         elif d < 0.0:
             if b + s * d < 0.0:
-                s = max(0.0, -b / d)
+                s = -b / d if b > 0.0 else 0.0
     return s
+
+
+@njit
+def mix(ctl, p, collective_n, tx, ty, tz, max_thrust_n):
+    """Rotor thrusts (N, a 4-tuple) for a collective and body torques; the torque factors
+    applied are left in ctl[TORQUE_SCALE_RP], ctl[TORQUE_SCALE_YAW]."""
+    upper = max_thrust_n
+    c = min(max(collective_n, 0.0), 4.0 * upper)
+    b0, b1, b2, b3 = p[MIX] * c, p[MIX + 4] * c, p[MIX + 8] * c, p[MIX + 12] * c
+    r0 = p[MIX + 1] * tx + p[MIX + 2] * ty
+    r1 = p[MIX + 5] * tx + p[MIX + 6] * ty
+    r2 = p[MIX + 9] * tx + p[MIX + 10] * ty
+    r3 = p[MIX + 13] * tx + p[MIX + 14] * ty
+    s_rp = _fit(b0, b1, b2, b3, r0, r1, r2, r3, upper)
+    b0, b1, b2, b3 = b0 + s_rp * r0, b1 + s_rp * r1, b2 + s_rp * r2, b3 + s_rp * r3
+    y0, y1, y2, y3 = p[MIX + 3] * tz, p[MIX + 7] * tz, p[MIX + 11] * tz, p[MIX + 15] * tz
+    s_yaw = _fit(b0, b1, b2, b3, y0, y1, y2, y3, upper)
+    ctl[TORQUE_SCALE_RP] = s_rp
+    ctl[TORQUE_SCALE_YAW] = s_yaw
+    # the clamp only removes rounding: the fit keeps every rotor in range
+    return (min(max(b0 + s_yaw * y0, 0.0), upper), min(max(b1 + s_yaw * y1, 0.0), upper),
+            min(max(b2 + s_yaw * y2, 0.0), upper), min(max(b3 + s_yaw * y3, 0.0), upper))

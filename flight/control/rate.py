@@ -4,45 +4,38 @@
     τ = I α + ω × I ω                              (N·m, gyroscopic term fed forward)
 
 Gains are in angular acceleration per rate error so they carry over between airframes of
-different inertia. The integrator contribution is bounded by `i_limit` (rad/s²) and frozen
-while the mixer had to cut torque (anti wind-up).
+different inertia. The integrator contribution is bounded by `rate_i_limit` (rad/s²) and
+frozen while the mixer had to cut torque (anti wind-up). State lives in the controller
+array `ctl` (flight/layout.py).
 """
 
 from __future__ import annotations
 
+from flight.jit import njit
+from flight.layout import INERTIA, OMEGA, RATE_I, RATE_I_LIMIT, RATE_INTEGRAL, RATE_P, RATE_SP, TORQUE
 
-class RateController:
-    """Args:
-        inertia_kgm2: principal inertias X, Y, Z.
-        gain_p: proportional gains X, Y, Z in 1/s.
-        gain_i: integral gains X, Y, Z in 1/s².
-        i_limit: bound of the integral term in rad/s².
-    """
 
-    def __init__(self, inertia_kgm2, gain_p, gain_i, i_limit: float) -> None:
-        self.inertia = tuple(inertia_kgm2)
-        self.gain_p = tuple(gain_p)
-        self.gain_i = tuple(gain_i)
-        self.i_limit = i_limit
-        self.integral = [0.0, 0.0, 0.0]  # rad/s²
-
-    def reset(self) -> None:
-        self.integral = [0.0, 0.0, 0.0]
-
-    def update(self, rate, rate_sp, dt_s: float, saturated: bool = False) -> tuple[float, float, float]:
-        """Torque (N·m, body) to track `rate_sp` (rad/s, body) from `rate`."""
-        out = []
-        lim = self.i_limit
-        for i in range(3):
-            err = rate_sp[i] - rate[i]
-            if not saturated:
-                v = self.integral[i] + self.gain_i[i] * err * dt_s
-                self.integral[i] = lim if v > lim else (-lim if v < -lim else v)
-            out.append(self.inertia[i] * (self.gain_p[i] * err + self.integral[i]))
-        ix, iy, iz = self.inertia
-        wx, wy, wz = rate
-        # ω × Iω cancels the gyroscopic coupling the plant adds
-        out[0] += wy * iz * wz - wz * iy * wy
-        out[1] += wz * ix * wx - wx * iz * wz
-        out[2] += wx * iy * wy - wy * ix * wx
-        return out[0], out[1], out[2]
+@njit
+def rate_update(ctl, p, body, sp_x, sp_y, sp_z, dt_s, saturated):
+    """Torque (N·m, body) to track the body-rate setpoint (rad/s)."""
+    lim = p[RATE_I_LIMIT]
+    sp = (sp_x, sp_y, sp_z)
+    alpha = [0.0, 0.0, 0.0]
+    for i in range(3):
+        err = sp[i] - body[OMEGA + i]
+        if not saturated:
+            v = ctl[RATE_INTEGRAL + i] + p[RATE_I + i] * err * dt_s
+            ctl[RATE_INTEGRAL + i] = lim if v > lim else (-lim if v < -lim else v)
+        alpha[i] = p[RATE_P + i] * err + ctl[RATE_INTEGRAL + i]
+    ix, iy, iz = p[INERTIA], p[INERTIA + 1], p[INERTIA + 2]
+    wx, wy, wz = body[OMEGA], body[OMEGA + 1], body[OMEGA + 2]
+    # ω × Iω cancels the gyroscopic coupling the plant adds
+    tx = ix * alpha[0] + (wy * iz * wz - wz * iy * wy)
+    ty = iy * alpha[1] + (wz * ix * wx - wx * iz * wz)
+    tz = iz * alpha[2] + (wx * iy * wy - wy * ix * wx)
+    for i, v in enumerate((sp_x, sp_y, sp_z)):
+        ctl[RATE_SP + i] = v
+    ctl[TORQUE] = tx
+    ctl[TORQUE + 1] = ty
+    ctl[TORQUE + 2] = tz
+    return tx, ty, tz

@@ -203,7 +203,7 @@ def test_exact_cut_at_zero_then_restart_brakes_the_fall(make_sim):
     (rotors,) = sim.components(Rotors)
     t0 = sim.telemetry()
     assert t0.motor_power == 0.0 and not t0.armed
-    assert rotors.thrust_command_n == [0.0] * 4 and rotors.setpoint_rad_s == [0.0] * 4
+    assert list(rotors.thrust_command_n) == [0.0] * 4 and list(rotors.setpoint_rad_s) == [0.0] * 4
     # climb keys cannot bypass the cut
     sim.pad.press("Y")
     log = record(sim, 0.5)
@@ -232,4 +232,4 @@ def test_exactly_zero_means_no_thrust_in_every_mode(make_sim):
     sim.pad.left = (1.0, 0.0)
     sim.run(0.5)
     (rotors,) = sim.components(Rotors)
-    assert rotors.thrust_command_n == [0.0] * 4 and max(rotors.speed_rad_s) == 0.0
+    assert list(rotors.thrust_command_n) == [0.0] * 4 and max(rotors.speed_rad_s) == 0.0

@@ -2,6 +2,7 @@
 
 import math
 
+import numpy as np
 import pytest
 
 from flight import battery
@@ -35,7 +36,7 @@ def test_hover_speed(tello):
 
 
 def test_thrust_to_weight_at_max_rpm(tello):
-    total = 4 * rotor_thrust(tello, model.MAX_RPM * model.RPM, model.RHO0)
+    total = 4 * rotor_thrust(tello.packed, model.MAX_RPM * model.RPM, model.RHO0)
     assert total / (model.MASS * model.G) == pytest.approx(1.79, abs=0.005)
 
 
@@ -47,8 +48,8 @@ def test_drag_and_tilt_at_8_m_s():
 
 def test_hover_power_and_endurance(tello):
     w = tello.hover_motor_speed_rad_s()
-    thrust = [model.MASS * model.G / 4] * 4
-    p = battery.electrical_power(tello, thrust, [w] * 4, model.RHO0)
+    thrust = np.full(4, model.MASS * model.G / 4)
+    p = battery.electrical_power(tello.packed, thrust, np.full(4, w), model.RHO0)
     assert p == pytest.approx(18.66, abs=0.1)
     endurance_min = model.ENERGY_WH * 3600 / p / 60
     assert endurance_min == pytest.approx(13.4, abs=0.1)
