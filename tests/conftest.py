@@ -19,3 +19,9 @@ def make_sim():
     yield make
     for sim in sims:
         sim.close()
+
+
+@pytest.fixture(autouse=True)
+def _user_config_dir(tmp_path_factory, monkeypatch):
+    """No test reads or writes the real user's settings file ($DONIFY_CONFIG_DIR → a temp dir)."""
+    monkeypatch.setenv("DONIFY_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
