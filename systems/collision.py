@@ -1,77 +1,77 @@
-"""COLLISION stage: the drone's envelope against the ground plane.
+"""COLLISION stage: the drone's envelope against the level (`world.collision`), per tick.
 
-Contacts are resolved here, after the dynamics sub-step, never by an altitude floor inside
-the dynamics. The envelope is the vehicle's guard-inclusive box; penetration is removed by
-moving the body out along the normal, the normal velocity is reversed with restitution above
-a small speed (and zeroed below it, so a resting drone does not jitter), and Coulomb friction
-acts on the tangential velocity.
+A thin adapter: it hands each drone's tick segment to the pure `ContactSolver`, writes what
+it found into the `Collider` (contact, normals, support, height above ground, damage) and
+emits IMPACT on impacts and TOUCHDOWN when resting contact begins. Contacts are resolved
+here, after the dynamics sub-step — never by an altitude floor inside the dynamics.
 """
 
 from __future__ import annotations
-
-import math
-from dataclasses import dataclass
 
 import esper
 
 from components.flight import RigidBody
 from components.world import Collider
-from flight import quat
+from engine.app import App
+from flight.layout import POS, PREV_POS, QUAT, VEL
+from game import events
+from world.collision import ContactParams, ContactSolver, impact_damage
+from world.geometry import ActiveLevel
 
 
-@dataclass
-class GroundPlane:
-    """An infinite flat ground at `height_m` (a resource; absent in the lab world)."""
-
-    height_m: float = 0.0
-    restitution: float = 0.3
-    friction: float = 0.6
-    rest_speed_m_s: float = 0.3  # below this an impact does not bounce
+_ARRAY_BACKED = hasattr(RigidBody, "state")
 
 
-def vertical_half_extent(q, size_m) -> float:
-    """Half the world-Z extent of a box of `size_m` (full lengths) rotated by q."""
-    e = 0.0
-    for axis, length in zip(((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)), size_m):
-        e += abs(quat.rotate(q, axis)[2]) * 0.5 * length
-    return e
+class ResolveContacts(esper.Processor):
+    def __init__(self, app: App, active: ActiveLevel, params: ContactParams | None = None) -> None:
+        self.app = app
+        self.active = active
+        self.solver = ContactSolver(active.geometry, params)
+        self._version = active.version
+        self._just_placed = True  # the first tick after a spawn: resting there is no touchdown
 
-
-class ResolveGroundContact(esper.Processor):
-    def __init__(self, ground: GroundPlane | None, gravity_m_s2: float = 9.80665) -> None:
-        self.ground = ground
-        self.gravity = gravity_m_s2
+    def on_reset(self) -> None:
+        """Restart put the drone back on its pad: do not announce that as a touchdown."""
+        self._just_placed = True
 
     def process(self, dt: float) -> None:
-        ground = self.ground
+        active = self.active
+        solver = self.solver
+        if active.version != self._version:
+            solver.set_geometry(active.geometry)
+            self._version = active.version
+        params = solver.params
         for _, (body, col) in esper.get_components(RigidBody, Collider):
-            if ground is None:
-                col.contact = False
-                col.height_above_ground_m = None
-                continue
-            pos, vel = body.position, body.velocity
-            extent = vertical_half_extent(body.quaternion, col.size_m)
-            bottom = pos[2] - extent
-            col.height_above_ground_m = max(0.0, bottom - ground.height_m)
-            col.support_height_m = ground.height_m
-            if bottom > ground.height_m + 1e-6:
-                col.contact = False
-                continue
-            col.contact = True
-            col.contact_normal = (0.0, 0.0, 1.0)
-            pos[2] = ground.height_m + extent
-            if vel[2] < 0.0:
-                speed = -vel[2]
-                vel[2] = speed * ground.restitution if speed > ground.rest_speed_m_s else 0.0
-                # friction impulse bounded by the normal impulse (plus resting weight)
-                dv_normal = speed + vel[2] + self.gravity * dt
+            was_resting = col.resting
+            # plain floats for the narrow phase: numpy scalars would cost ten times more
+            if _ARRAY_BACKED:  # the RigidBody keeps its fields in one array (flight/layout.py)
+                values = body.state.tolist()
+                position, velocity = values[POS:POS + 3], values[VEL:VEL + 3]
+                quaternion, previous = values[QUAT:QUAT + 4], values[PREV_POS:PREV_POS + 3]
             else:
-                dv_normal = self.gravity * dt
-            vt = math.hypot(vel[0], vel[1])
-            if vt > 0.0:
-                dv = min(vt, ground.friction * dv_normal)
-                vel[0] -= vel[0] / vt * dv
-                vel[1] -= vel[1] / vt * dv
-            w = body.angular_velocity
-            w[0] *= 0.5
-            w[1] *= 0.5
+                position, velocity = list(body.position), list(body.velocity)
+                quaternion, previous = list(body.quaternion), list(body.previous_position)
+            solver.step(position, previous, velocity, quaternion, None, col.size_m, dt)
+            contact = solver.contact
+            if solver.resting:
+                solver.settle(quaternion, body.angular_velocity, dt)
+            if contact:  # only a contact moves or slows the body
+                body.position[:] = position
+                body.velocity[:] = velocity
+            col.contact = contact
+            col.resting = solver.resting
+            col.contact_id = solver.contact_id
+            if contact:
+                col.contact_normal = solver.normal
+            support = solver.support_z_m
+            col.support_height_m = support
+            col.support_id = solver.support_id
+            col.height_above_ground_m = None if support is None else max(0.0, solver.bottom_z_m - support)
+            speed = solver.impact_speed_m_s
+            if speed > params.rest_speed_m_s:
+                col.last_impact_speed_m_s = speed
+                col.damage = min(1.0, col.damage + impact_damage(speed, params))
+                self.app.emit(events.IMPACT, speed, solver.normal, col.damage)
+            if solver.resting and not was_resting and not self._just_placed:
+                self.app.emit(events.TOUCHDOWN, support if support is not None else solver.bottom_z_m)
+        self._just_placed = False

@@ -1,0 +1,71 @@
+"""The level in a running game: its geometry resource, contacts, and swapping it live.
+
+`LevelPlugin` puts the scene's level into the `ActiveLevel` resource (its `Level` and the
+compiled `LevelGeometry`; the empty lab world when there is no level) and adds the contact
+system to the COLLISION stage. `apply_level(app, level)` swaps the level of a running App —
+geometry, spawn pad for the next Restart — without touching the drone's state.
+`apply_reload(app, result)` is what the game loop does with a `LevelWatcher` result: apply
+a good level, keep the last good one on errors, and emit LEVEL_RELOADED with the error lines.
+
+    watcher = LevelWatcher(level.source)           # world.level_watch: mtime polling, debounced
+    ...every frame:
+    result = watcher.poll(time.monotonic())
+    if result is not None:
+        apply_reload(app, result)
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+
+from engine.app import App
+from engine.stages import Stage
+from game import events
+from game.scene import SceneConfig
+from systems.collision import ResolveContacts
+from world.geometry import ActiveLevel
+from world.level import Level
+from world.level_watch import ReloadResult
+
+log = logging.getLogger("donify.level")
+
+
+class LevelPlugin:
+    """The level's geometry (`ActiveLevel` resource) and the drone's contacts against it."""
+
+    name = "level"
+
+    def build(self, app: App) -> None:
+        config = app.resource(SceneConfig)
+        active = app.try_resource(ActiveLevel) or app.insert_resource(ActiveLevel.of(config.level))
+        self.contacts = ResolveContacts(app, active)
+        app.add_system(self.contacts, Stage.COLLISION)
+        app.on(events.RESET, self.contacts.on_reset)
+
+
+def apply_level(app: App, level: Level | None) -> None:
+    """Fly in `level` from the next tick: new geometry and spawn pad; the drone keeps its state."""
+    active = app.resource(ActiveLevel)
+    active.swap(level)
+    config = app.try_resource(SceneConfig)
+    if config is not None:
+        config.level = level
+        if level is not None:
+            config.spawn_position_m = level.spawn_position(config.vehicle.envelope_size_m[2])
+            config.spawn_yaw_rad = math.radians(level.spawn_yaw_deg)
+
+
+def apply_reload(app: App, result: ReloadResult) -> list[str]:
+    """Apply a watcher's result: the new level if it loaded, else keep the last good one.
+
+    Emits LEVEL_RELOADED with the error lines (empty: reloaded fine) and returns them.
+    """
+    if result.level is not None:
+        apply_level(app, result.level)
+        log.info("level reloaded: %s", result.path)
+    else:
+        for line in result.errors:
+            log.warning("%s", line)
+    app.emit(events.LEVEL_RELOADED, list(result.errors))
+    return list(result.errors)

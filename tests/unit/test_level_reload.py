@@ -1,0 +1,106 @@
+"""Hot reload: a saved level file is reloaded after a quiet time; on errors the last good level
+stays and the errors are reported; applying a level never touches the drone's state."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+from components.flight import RigidBody
+from game import events
+from game.levels import apply_reload
+from world.geometry import ActiveLevel
+from world.level import LEVELS_DIR
+from world.level_watch import LevelWatcher
+
+
+class Reloads:
+    def __init__(self, app):
+        self.seen = []
+        app.on(events.LEVEL_RELOADED, self.on_reloaded)
+
+    def on_reloaded(self, errors):
+        self.seen.append(errors)
+
+
+@pytest.fixture
+def level_file(tmp_path):
+    path = tmp_path / "level.toml"
+    shutil.copy(LEVELS_DIR / "field" / "level.toml", path)
+    return path
+
+
+def save(path, text, stamp):
+    path.write_text(text, encoding="utf-8")
+    os.utime(path, ns=(stamp, stamp))  # a distinct mtime even on coarse file systems
+
+
+def test_debounced_reload(level_file):
+    watcher = LevelWatcher(level_file, debounce_s=0.3, interval_s=0.0)
+    assert watcher.poll(0.0) is None  # nothing changed
+    text = level_file.read_text().replace('name = "The field"', 'name = "The meadow"')
+    save(level_file, text, 10**18)
+    assert watcher.poll(1.0) is None  # the change is seen: wait for it to settle
+    assert watcher.poll(1.2) is None
+    result = watcher.poll(1.35)
+    assert result.ok and result.level.name == "The meadow" and result.errors == []
+    assert watcher.poll(2.0) is None  # once per change
+
+
+def test_a_second_save_restarts_the_quiet_time(level_file):
+    watcher = LevelWatcher(level_file, debounce_s=0.3, interval_s=0.0)
+    save(level_file, level_file.read_text() + "\n", 10**18)
+    assert watcher.poll(1.0) is None
+    save(level_file, level_file.read_text() + "\n", 10**18 + 10**9)
+    assert watcher.poll(1.2) is None
+    assert watcher.poll(1.4) is None  # 0.2 s after the second save
+    assert watcher.poll(1.55).ok
+
+
+def test_errors_keep_the_last_good_level_and_are_reported(make_sim, level_file):
+    sim = make_sim(level=level_file)
+    reloads = Reloads(sim.app)
+    good = sim.app.resource(ActiveLevel).level
+    watcher = LevelWatcher(level_file, debounce_s=0.0, interval_s=0.0)
+    save(level_file, level_file.read_text().replace("radius = 0.4", 'radius = "thick"'), 10**18)
+    watcher.poll(0.0)
+    result = watcher.poll(0.1)
+    assert not result.ok
+    errors = apply_reload(sim.app, result)
+    assert len(errors) == 1 and "cylinders.0.radius: expected a valid number" in errors[0]
+    assert errors[0].startswith(f"{level_file}:")
+    assert sim.app.resource(ActiveLevel).level is good
+    assert reloads.seen == [errors]
+    sim.run(0.5)  # the game goes on
+
+
+def test_applying_a_level_swaps_geometry_not_the_drone(make_sim, level_file):
+    sim = make_sim(level=level_file, position=(10.0, 0.0, 3.0))
+    reloads = Reloads(sim.app)
+    sim.run(0.2)
+    (body,) = sim.components(RigidBody)
+    body.velocity[:] = [0.0, 0.0, 0.0]
+    before = (list(body.position), list(body.velocity), list(body.quaternion))
+    # a wall appears right beside the drone's path
+    watcher = LevelWatcher(level_file, debounce_s=0.0, interval_s=0.0)
+    wall = '\n[[boxes]]\nid = "new-wall"\nposition = [12.0, 0.0]\nsize = [0.5, 10.0, 6.0]\nkind = "wall"\n'
+    save(level_file, level_file.read_text() + wall, 10**18)
+    watcher.poll(0.0)
+    assert apply_reload(sim.app, watcher.poll(0.1)) == []
+    assert reloads.seen == [[]]
+    assert (list(body.position), list(body.velocity), list(body.quaternion)) == before
+    assert sim.app.resource(ActiveLevel).level.boxes[-1].id == "new-wall"
+    body.velocity[:] = [6.0, 0.0, 0.0]
+    sim.run(0.5)
+    assert body.position[0] <= 12.0 - 0.25 - 0.0876 + 1e-3, "the new wall collides"
+
+
+def test_simulation_apply_level_by_name(make_sim):
+    sim = make_sim(level="field", position=(0.0, 0.0, 5.0))
+    (body,) = sim.components(RigidBody)
+    before = list(body.position)
+    sim.apply_level("street")
+    assert sim.level.name == "The street" and list(body.position) == before
+    assert sim.config.spawn_position_m == sim.level.spawn_position(sim.vehicle.envelope_size_m[2])

@@ -1,0 +1,412 @@
+"""Levels as data: the level file's format, its validation, and the loaded `Level`.
+
+A level is a folder under `levels/` holding `level.toml` (plus a README and a CHANGELOG).
+The file is data only — no code — in metres and degrees, Z up, with a stable string `id`
+on everything a tool or an error may need to name. Keys whose value is the default are
+omitted from files. The format (documented in `levels/README.md`, exported as JSON Schema
+to `levels/level.schema.json`) describes:
+
+- `ground`: the ground plane (height, visual extent, colour);
+- `street`: the road and its pavements (the pavements are raised slabs that collide);
+- `boxes`: buildings, walls and obstacles (position, size, yaw);
+- `cylinders`: poles and trees (a tree adds its canopy as a second, wider cylinder);
+- `pads`: landing pads (id, size, height; role start / arrival / other);
+- `platforms`: raised surfaces to land on (decks, rooftops);
+- `mission`: the route (street and outskirts waypoints), the transit altitude, the arrival pad;
+- `spawn_pad`, `spawn_yaw_deg`: where the drone starts;
+- `weather`: presets (wind, gusts, density, rain), the first or `default_weather` used at start;
+- `lighting`: sun, sky and fog hints for the renderer;
+- `contact`: restitution and friction of the level's surfaces.
+
+Positions are `[x, y]` (standing on the ground) or `[x, y, z]`; for boxes, cylinders, pads
+and platforms the position is the centre of the *bottom* face, so `z` is where the object
+stands and its top is at `z + height`.
+
+`load_level(path_or_name)` reads a file, a level folder or a shipped level's name and
+returns a frozen `Level`, or raises `engine.datafile.DataFileError` with every problem of
+the file as one line `FILE:LINE: key.path: expected …, got …` (syntax, types, bounds, then
+the semantic checks of `world.level_checks`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, Strict, StringConstraints,
+                      ValidationError, WithJsonSchema)
+
+from engine.datafile import DataFileError, TomlSource, pydantic_errors, read_toml
+
+LEVELS_DIR = Path(__file__).resolve().parent.parent / "levels"
+LEVEL_FILE = "level.toml"
+FORMAT_VERSION = 1
+
+#: Limits that keep every number a level can hold physically meaningful and numerically safe.
+MAX_COORD_M = 20_000.0  # |x|, |y|, |z| of any position
+MAX_SIZE_M = 5_000.0  # any length, width, height or radius
+
+
+# -- field types ----------------------------------------------------------------------------
+Number = Annotated[float, Strict()]  # an int or a float in TOML; never a string or a bool
+Coord = Annotated[Number, Field(ge=-MAX_COORD_M, le=MAX_COORD_M)]
+Length = Annotated[Number, Field(gt=0.0, le=MAX_SIZE_M)]
+Id = Annotated[str, Strict(), StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_\-]*$", max_length=64)]
+Text = Annotated[str, Strict(), StringConstraints(max_length=2000)]
+Colour = Annotated[str, Strict(), StringConstraints(pattern=r"^#[0-9A-Fa-f]{6}$"),
+                   Field(description='a colour "#rrggbb"')]
+
+
+def _ground_z(value: Any) -> Any:
+    """`[x, y]` stands on z = 0: append it."""
+    if isinstance(value, (list, tuple)) and len(value) == 2:
+        return (*value, 0.0)
+    return value
+
+
+Position = Annotated[
+    tuple[Coord, Coord, Coord], BeforeValidator(_ground_z),
+    WithJsonSchema({"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 3,
+                    "description": "[x, y] on the ground or [x, y, z], metres"}),
+]
+Point2 = tuple[Coord, Coord]
+Size3 = tuple[Length, Length, Length]
+Size2 = tuple[Length, Length]
+Yaw = Annotated[Number, Field(ge=-360.0, le=360.0, description="degrees counter-clockwise from +X")]
+Wind = tuple[Annotated[Number, Field(ge=-60.0, le=60.0)], Annotated[Number, Field(ge=-60.0, le=60.0)],
+             Annotated[Number, Field(ge=-60.0, le=60.0)]]
+
+
+class _Data(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+
+def rgb(colour: str) -> tuple[float, float, float]:
+    """'#rrggbb' → (r, g, b) in [0, 1] for the renderer."""
+    return tuple(int(colour[i:i + 2], 16) / 255.0 for i in (1, 3, 5))  # type: ignore[return-value]
+
+
+# -- the parts of a level ---------------------------------------------------------------------
+class Ground(_Data):
+    """The ground plane: collides everywhere; `size` is only its drawn extent."""
+
+    height: Coord = 0.0  # m, world z of the ground surface
+    centre: Point2 = (0.0, 0.0)  # m, centre of the drawn area
+    size: Size2 = (400.0, 400.0)  # m, drawn extent along X, Y
+    colour: Colour = "#5f7a48"
+
+
+class Street(_Data):
+    """A straight road from `start` to `end` with a pavement (a raised slab) on each side."""
+
+    start: Point2  # m, road centre line
+    end: Point2
+    road_width: Length = 8.0  # m
+    pavement_width: Annotated[Number, Field(ge=0.0, le=MAX_SIZE_M)] = 3.0  # m, each side; 0: none
+    kerb_height: Annotated[Number, Field(ge=0.0, le=2.0)] = 0.12  # m, pavement top above the road
+    road_colour: Colour = "#3a3c40"
+    pavement_colour: Colour = "#9a9690"
+
+    @property
+    def length_m(self) -> float:
+        return math.dist(self.start, self.end)
+
+    @property
+    def yaw_deg(self) -> float:
+        return math.degrees(math.atan2(self.end[1] - self.start[1], self.end[0] - self.start[0]))
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return (0.5 * (self.start[0] + self.end[0]), 0.5 * (self.start[1] + self.end[1]))
+
+
+class Box(_Data):
+    """A box standing on `position` (centre of its bottom face), turned by `yaw_deg`."""
+
+    id: Id
+    position: Position  # m, centre of the bottom face
+    size: Size3  # m, length along its own X, width along its own Y, height
+    yaw_deg: Yaw = 0.0
+    kind: Literal["building", "wall", "obstacle"] = "building"  # a hint for the renderer
+    colour: Colour | None = None  # None: the renderer's colour for the kind
+
+    @property
+    def top_m(self) -> float:
+        return self.position[2] + self.size[2]
+
+
+class Platform(_Data):
+    """A raised surface to land on (a deck, a rooftop): a box, drawn as a platform."""
+
+    id: Id
+    position: Position
+    size: Size3
+    yaw_deg: Yaw = 0.0
+    colour: Colour | None = None
+
+    @property
+    def top_m(self) -> float:
+        return self.position[2] + self.size[2]
+
+
+class Cylinder(_Data):
+    """A vertical cylinder standing on `position`: a pole, or a tree's trunk.
+
+    A tree also has a canopy: a cylinder of `canopy_radius` from `canopy_base` above its
+    position up to the trunk's top (`height`). Both collide.
+    """
+
+    id: Id
+    position: Position
+    radius: Length  # m
+    height: Length  # m
+    kind: Literal["pole", "tree"] = "pole"
+    canopy_radius: Annotated[Number, Field(ge=0.0, le=MAX_SIZE_M)] = 0.0  # m, trees only; 0: no canopy
+    canopy_base: Annotated[Number, Field(ge=0.0, le=MAX_SIZE_M)] = 0.0  # m above position
+    colour: Colour | None = None
+
+    @property
+    def top_m(self) -> float:
+        return self.position[2] + self.height
+
+
+class LandingPad(_Data):
+    """A landing pad: a thin slab of `size` × `height` standing on `position`."""
+
+    id: Id
+    position: Position  # m, centre of its bottom face (on a platform: z = the platform's top)
+    size: Size2 = (1.0, 1.0)  # m
+    height: Length = 0.05  # m, the slab's thickness: its top is at position z + height
+    yaw_deg: Yaw = 0.0
+    role: Literal["start", "arrival", "other"] = "other"
+    colour: Colour | None = None
+
+    @property
+    def top_m(self) -> float:
+        return self.position[2] + self.height
+
+
+class Waypoint(_Data):
+    id: Id
+    position: Point2  # m; flown at the mission's transit altitude
+    section: Literal["street", "outskirts"] = "street"
+
+
+class Mission(_Data):
+    """The route: waypoints in order at `transit_altitude` (world z), then the arrival pad."""
+
+    arrival_pad: Id
+    transit_altitude: Annotated[Number, Field(gt=0.0, le=1000.0)] = 18.0  # m, world frame
+    waypoints: Annotated[list[Waypoint], Field(max_length=500)] = []
+
+
+class WeatherPreset(_Data):
+    """An experimental air state (MODEL §5): mean wind, gust intensity, density, rain."""
+
+    id: Id
+    name: Text
+    wind_m_s: Wind = (0.0, 0.0, 0.0)  # mean wind, world frame
+    gust_m_s: Annotated[Number, Field(ge=0.0, le=30.0)] = 0.0  # gust intensity (standard deviation)
+    density_kg_m3: Annotated[Number, Field(ge=0.0, le=2.0)] = 1.225
+    rain_mm_h: Annotated[Number, Field(ge=0.0, le=500.0)] = 0.0  # visual only
+
+
+CALM = WeatherPreset(id="calm", name="Calm")
+
+
+class Lighting(_Data):
+    """Hints for the renderer: sun direction and colour, ambient light, sky and fog."""
+
+    sun_azimuth_deg: Annotated[Number, Field(ge=-360.0, le=360.0)] = 135.0  # from +X, counter-clockwise
+    sun_elevation_deg: Annotated[Number, Field(ge=-90.0, le=90.0)] = 50.0
+    sun_colour: Colour = "#fff4e0"
+    sun_intensity: Annotated[Number, Field(ge=0.0, le=10.0)] = 1.0
+    ambient: Annotated[Number, Field(ge=0.0, le=1.0)] = 0.35  # fraction of light from the sky
+    sky_zenith: Colour = "#4f86c6"
+    sky_horizon: Colour = "#c9dcee"
+    fog_colour: Colour = "#c9dcee"
+    fog_start: Annotated[Number, Field(ge=0.0, le=100_000.0)] = 120.0  # m
+    fog_end: Annotated[Number, Field(ge=0.0, le=100_000.0)] = 600.0  # m
+
+    @property
+    def sun_direction(self) -> tuple[float, float, float]:
+        """Unit vector towards the sun, world frame."""
+        az, el = math.radians(self.sun_azimuth_deg), math.radians(self.sun_elevation_deg)
+        return (math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), math.sin(el))
+
+
+class Contact(_Data):
+    """How the level's surfaces answer an impact."""
+
+    restitution: Annotated[Number, Field(ge=0.0, le=1.0)] = 0.2  # fraction of the normal speed kept by a bounce
+    friction: Annotated[Number, Field(ge=0.0, le=5.0)] = 0.6  # Coulomb coefficient
+
+
+class Level(_Data):
+    """A loaded, validated level. Immutable: hot reload builds a new one."""
+
+    format_version: Literal[1]
+    name: Text
+    description: Text = ""
+    spawn_pad: Id
+    spawn_yaw_deg: Yaw = 0.0
+    default_weather: Id | None = None  # None: the first preset
+    ground: Ground = Ground()
+    street: Street | None = None
+    boxes: Annotated[list[Box], Field(max_length=100_000)] = []
+    cylinders: Annotated[list[Cylinder], Field(max_length=100_000)] = []
+    pads: Annotated[list[LandingPad], Field(min_length=1, max_length=10_000)]
+    platforms: Annotated[list[Platform], Field(max_length=10_000)] = []
+    mission: Mission | None = None
+    weather: Annotated[list[WeatherPreset], Field(min_length=1, max_length=100)] = [CALM]
+    lighting: Lighting = Lighting()
+    contact: Contact = Contact()
+    _source: str = PrivateAttr(default="")  # the file it was loaded from
+
+    @property
+    def source(self) -> str:
+        """The file this level was loaded from ("" if built in code)."""
+        return self._source
+
+    # -- look-ups ----------------------------------------------------------------------------
+    def pad(self, pad_id: str) -> LandingPad:
+        for p in self.pads:
+            if p.id == pad_id:
+                return p
+        raise KeyError(f"no pad {pad_id!r} in level {self.name!r}")
+
+    @property
+    def spawn(self) -> LandingPad:
+        return self.pad(self.spawn_pad)
+
+    def weather_preset(self, preset_id: str | None = None) -> WeatherPreset:
+        """The preset `preset_id`, or the start preset (`default_weather`, else the first)."""
+        wanted = preset_id if preset_id is not None else self.default_weather
+        if wanted is None:
+            return self.weather[0]
+        for w in self.weather:
+            if w.id == wanted:
+                return w
+        raise KeyError(f"no weather preset {wanted!r} in level {self.name!r}")
+
+    @property
+    def start_weather(self) -> WeatherPreset:
+        return self.weather_preset()
+
+    def spawn_position(self, envelope_height_m: float) -> tuple[float, float, float]:
+        """Centre of mass resting on the spawn pad: pad top + half the envelope height."""
+        pad = self.spawn
+        return (pad.position[0], pad.position[1], pad.top_m + 0.5 * envelope_height_m)
+
+    def route(self) -> list[tuple[float, float, float]]:
+        """The mission route in world metres: each waypoint at the transit altitude, then the
+        point above the arrival pad at the transit altitude (the descent follows)."""
+        if self.mission is None:
+            return []
+        z = self.mission.transit_altitude
+        points = [(w.position[0], w.position[1], z) for w in self.mission.waypoints]
+        arrival = self.pad(self.mission.arrival_pad)
+        points.append((arrival.position[0], arrival.position[1], z))
+        return points
+
+    def ids(self) -> dict[str, str]:
+        """Every geometry id → what it names ("box", "cylinder", "pad", "platform")."""
+        out: dict[str, str] = {}
+        for kind, items in (("box", self.boxes), ("cylinder", self.cylinders), ("pad", self.pads),
+                            ("platform", self.platforms)):
+            for item in items:
+                out.setdefault(item.id, kind)
+        return out
+
+
+# -- loading ----------------------------------------------------------------------------------
+def level_path(path_or_name: str | Path) -> Path:
+    """A shipped level's name ("street"), a level folder or a level file → the file's path."""
+    candidate = Path(path_or_name)
+    if isinstance(path_or_name, str) and "/" not in path_or_name and "\\" not in path_or_name \
+            and not path_or_name.endswith(".toml") and (LEVELS_DIR / path_or_name / LEVEL_FILE).is_file():
+        return LEVELS_DIR / path_or_name / LEVEL_FILE
+    if candidate.is_dir():
+        return candidate / LEVEL_FILE
+    return candidate
+
+
+def shipped_levels() -> list[str]:
+    """Names of the levels shipped in `levels/` (one folder each)."""
+    if not LEVELS_DIR.is_dir():
+        return []
+    return sorted(p.name for p in LEVELS_DIR.iterdir() if (p / LEVEL_FILE).is_file())
+
+
+def load_level(path_or_name: str | Path) -> Level:
+    """Read and validate a level; DataFileError lists every problem, one located line each."""
+    path = level_path(path_or_name)
+    if not path.exists() and isinstance(path_or_name, str) and "/" not in path_or_name and not path_or_name.endswith(".toml"):
+        known = ", ".join(shipped_levels()) or "none"
+        raise DataFileError([f"{path_or_name}: expected a shipped level name ({known}) or a level file path, got no such level"])
+    source = read_toml(path)
+    return level_from_source(source)
+
+
+def parse_level(text: str, path: str | Path = "<level>") -> Level:
+    """Validate level TOML given as text (tests, editors); errors name `path`."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        msg = str(exc)
+        m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
+        reason = re.sub(r"\s*\(at .*\)$", "", msg)
+        raise DataFileError([f"{path}:{m.group(1) if m else 1}: expected valid TOML, got: {reason}"]) from None
+    return level_from_source(TomlSource(path, text, data))
+
+
+def level_from_source(source: TomlSource) -> Level:
+    data = source.data
+    version = data.get("format_version")
+    if version is not None and version != FORMAT_VERSION and isinstance(version, int) and not isinstance(version, bool):
+        raise DataFileError([f"{source.locate(('format_version',))}: format_version: expected {FORMAT_VERSION} "
+                             f"(this Donify reads level format {FORMAT_VERSION}), got {version}"])
+    try:
+        level = Level.model_validate(data)
+    except ValidationError as exc:
+        raise DataFileError(pydantic_errors(source, exc.errors())) from None
+    except (RecursionError, OverflowError, ValueError) as exc:  # pathological input pydantic did not wrap
+        raise DataFileError([f"{source.path}:1: expected a level, got unusable data ({type(exc).__name__})"]) from None
+    from world.level_checks import semantic_errors  # noqa: PLC0415 (checks use the geometry module)
+
+    errors = semantic_errors(level, source)
+    if errors:
+        raise DataFileError(errors)
+    level._source = str(source.path)
+    return level
+
+
+def level_json_schema() -> dict[str, Any]:
+    """The JSON Schema of a level file (written to `levels/level.schema.json`)."""
+    schema = Level.model_json_schema(mode="validation")
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "Donify level"
+    schema["description"] = ("A Donify level file (levels/NAME/level.toml): metres and degrees, Z up; "
+                             "see levels/README.md.")
+    return schema
+
+
+def write_schema(path: str | Path = LEVELS_DIR / "level.schema.json") -> Path:
+    """Write the level JSON Schema (atomically) where editors find it."""
+    import json  # noqa: PLC0415
+    import os  # noqa: PLC0415
+
+    path = Path(path)
+    text = json.dumps(level_json_schema(), indent=2, ensure_ascii=False) + "\n"
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+if __name__ == "__main__":  # python -m world.level: regenerate levels/level.schema.json
+    print(write_schema())

@@ -1,0 +1,145 @@
+"""Semantic checks of a level: what the types alone cannot say.
+
+Run by `load_level` after the schema validation; each problem is one located line
+`FILE:LINE: key.path: expected …, got …`, all reported at once:
+
+- ids are unique (among the solids and pads; among waypoints; among weather presets);
+- `spawn_pad`, `mission.arrival_pad` and `default_weather` name things that exist;
+- the drone at its spawn (resting on the spawn pad) does not overlap a building or anything;
+- every pad stands on something: the ground, a platform or a box top under its centre;
+- no waypoint lies inside a solid, and the route — the climb from the spawn pad to the
+  transit altitude, each leg between waypoints, the descent onto the arrival pad — is not
+  blocked by an obstacle (the envelope swept along it with `ROUTE_CLEARANCE_M` of margin);
+- a street has a length, a tree's canopy starts below its top, the fog ends after it starts.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from engine.datafile import TomlSource
+from world.geometry import compile_level
+from world.sensing import TELLO_ENVELOPE_M, sweep_envelope
+
+if TYPE_CHECKING:  # pragma: no cover
+    from world.level import Level
+
+ROUTE_CLEARANCE_M = 0.5  # margin around the envelope along the mission route
+STAND_TOLERANCE_M = 0.01  # a pad's base this close to a surface stands on it
+
+
+def semantic_errors(level: "Level", source: TomlSource) -> list[str]:
+    errors: list[str] = []
+
+    def err(path: tuple, text: str) -> None:
+        errors.append(f"{source.locate(path)}: {'.'.join(str(p) for p in path)}: {text}")
+
+    # -- ids -----------------------------------------------------------------------------
+    seen: dict[str, str] = {}
+    for section, items in (("boxes", level.boxes), ("cylinders", level.cylinders), ("pads", level.pads),
+                           ("platforms", level.platforms)):
+        for i, item in enumerate(items):
+            if item.id in seen:
+                err((section, i, "id"), f"expected a unique id, got {item.id!r} already used by {seen[item.id]}")
+            else:
+                seen[item.id] = f"{section}[{i}]"
+    for section, items in ((("mission", "waypoints"), level.mission.waypoints if level.mission else []),
+                           (("weather",), level.weather)):
+        ids: set[str] = set()
+        for i, item in enumerate(items):
+            if item.id in ids:
+                err((*section, i, "id"), f"expected a unique id, got {item.id!r} twice")
+            ids.add(item.id)
+    pad_ids = [p.id for p in level.pads]
+    if level.spawn_pad not in pad_ids:
+        err(("spawn_pad",), f"expected the id of a pad ({', '.join(pad_ids)}), got {level.spawn_pad!r}")
+    if level.mission is not None and level.mission.arrival_pad not in pad_ids:
+        err(("mission", "arrival_pad"), f"expected the id of a pad ({', '.join(pad_ids)}), got {level.mission.arrival_pad!r}")
+    weather_ids = [w.id for w in level.weather]
+    if level.default_weather is not None and level.default_weather not in weather_ids:
+        err(("default_weather",), f"expected the id of a weather preset ({', '.join(weather_ids)}), got {level.default_weather!r}")
+
+    # -- shapes --------------------------------------------------------------------------
+    if level.street is not None and level.street.length_m <= 0.0:
+        err(("street", "end"), f"expected an end different from the start, got {list(level.street.end)}")
+    for i, c in enumerate(level.cylinders):
+        if c.kind == "tree" and c.canopy_radius > 0.0 and c.canopy_base >= c.height:
+            err(("cylinders", i, "canopy_base"), f"expected a canopy base below the tree's height {c.height:g} m, got {c.canopy_base:g}")
+        if c.kind != "tree" and c.canopy_radius > 0.0:
+            err(("cylinders", i, "canopy_radius"), f"expected no canopy on a {c.kind} (only trees have one), got {c.canopy_radius:g}")
+    if level.lighting.fog_end <= level.lighting.fog_start:
+        err(("lighting", "fog_end"), f"expected more than fog_start {level.lighting.fog_start:g} m, got {level.lighting.fog_end:g}")
+    if errors:
+        return errors  # the geometric checks below need consistent ids
+
+    # -- geometry ------------------------------------------------------------------------
+    geometry = compile_level(level)
+    half_z = 0.5 * TELLO_ENVELOPE_M[2]
+    spawn = level.spawn
+    spawn_index = pad_ids.index(spawn.id)
+    at_spawn = level.spawn_position(TELLO_ENVELOPE_M[2])
+    hit = sweep_envelope(geometry, at_spawn, at_spawn, size_m=TELLO_ENVELOPE_M, ignore=("", spawn.id))
+    if hit is not None:
+        err(("pads", spawn_index, "position"),
+            f"expected the spawn pad clear of other solids, got the drone at spawn overlapping {hit.kind} {hit.id!r}")
+
+    for i, pad in enumerate(level.pads):
+        base = pad.position[2]
+        if not _stands(geometry, level, pad, base):
+            err(("pads", i, "position"), f"expected the pad's base on the ground ({level.ground.height:g}) "
+                                         f"or on a platform or box top under it, got z = {base:g}")
+
+    if level.mission is not None:
+        mission = level.mission
+        z = mission.transit_altitude
+        arrival = level.pad(mission.arrival_pad)
+        for i, w in enumerate(mission.waypoints):
+            point = (w.position[0], w.position[1], z)
+            inside = sweep_envelope(geometry, point, point, size_m=TELLO_ENVELOPE_M)
+            if inside is not None:
+                err(("mission", "waypoints", i, "position"),
+                    f"expected a waypoint in the open at the transit altitude {z:g} m, got one inside {inside.kind} {inside.id!r}")
+        if errors:
+            return errors
+        legs: list[tuple[tuple, tuple, tuple, tuple[str, ...]]] = []
+        top = (at_spawn[0], at_spawn[1], z)
+        lift_off = (at_spawn[0], at_spawn[1], at_spawn[2] + ROUTE_CLEARANCE_M + 0.01)
+        legs.append((("mission", "transit_altitude"), lift_off, top, ()))
+        previous = top
+        for i, w in enumerate(mission.waypoints):
+            point = (w.position[0], w.position[1], z)
+            legs.append((("mission", "waypoints", i, "position"), previous, point, ()))
+            previous = point
+        above_arrival = (arrival.position[0], arrival.position[1], z)
+        legs.append((("mission", "arrival_pad"), previous, above_arrival, ()))
+        on_arrival = (arrival.position[0], arrival.position[1], arrival.top_m + half_z + ROUTE_CLEARANCE_M + 0.01)
+        legs.append((("mission", "arrival_pad"), above_arrival, on_arrival, (arrival.id,)))
+        for path, a, b, ignore in legs:
+            if math.dist(a, b) == 0.0:
+                continue
+            hit = sweep_envelope(geometry, a, b, size_m=TELLO_ENVELOPE_M, clearance_m=ROUTE_CLEARANCE_M, ignore=ignore)
+            if hit is not None:
+                what = "the ground" if hit.id == "" else f"{hit.kind} {hit.id!r}"
+                err(path, f"expected a route clear of obstacles at the transit altitude {z:g} m, got the leg "
+                          f"({a[0]:g}, {a[1]:g}) → ({b[0]:g}, {b[1]:g}) blocked by {what} at "
+                          f"({hit.point[0]:.1f}, {hit.point[1]:.1f}, {hit.point[2]:.1f})")
+    return errors
+
+
+def _stands(geometry, level: "Level", pad, base: float) -> bool:
+    if abs(base - level.ground.height) <= STAND_TOLERANCE_M:
+        return True
+    x, y = pad.position[0], pad.position[1]
+    for b in geometry.boxes:
+        if b.kind == "pad" and b.id == pad.id:
+            continue
+        if abs(b.cz + b.hz - base) > STAND_TOLERANCE_M:
+            continue
+        dx, dy = x - b.cx, y - b.cy
+        if abs(b.c * dx + b.s * dy) <= b.hx and abs(b.c * dy - b.s * dx) <= b.hy:
+            return True
+    for c in geometry.cylinders:
+        if abs(c.z1 - base) <= STAND_TOLERANCE_M and math.hypot(x - c.x, y - c.y) <= c.r:
+            return True
+    return False
