@@ -57,10 +57,122 @@ def stabilised_cruise(seconds: float) -> tuple[float, int]:
         sim.close()
 
 
+def gusty_cruise(seconds: float) -> tuple[float, int]:
+    """The stabilised cruise in a 5 m/s wind with Dryden gusts (σ 1.5 m/s) on."""
+    sim = Simulation(level=None, position=(0.0, 0.0, 100.0))
+    sim.set_weather(wind=(3.0, -4.0, 0.0), gusts=1.5)
+    sim.pad.rt = 1.0
+    sim.run(2.0)
+    sim.pad.rt = 0.0
+    sim.pad.left = (0.0, 1.0)
+    sim.step()
+    sim.pad.left = (0.0, 0.0)
+    try:
+        return _timed_frames(sim, seconds)
+    finally:
+        sim.close()
+
+
+def turbulence_alone(seconds: float) -> tuple[float, int]:
+    """The gust system by itself, one call per 1/240 s tick: its cost inside the sub-step."""
+    from systems.weather import BlowWind  # noqa: PLC0415
+    from world.weather import Weather  # noqa: PLC0415
+    sim = Simulation(level=None, position=(0.0, 0.0, 100.0))
+    sim.set_weather(wind=(3.0, -4.0, 0.0), gusts=1.5)
+    blow = sim.app.get_system(BlowWind)
+    tick = sim.app.clock.tick_s
+    ticks = round(seconds / tick)
+    weather = sim.app.resource(Weather)
+    try:
+        blow.process(tick)  # configure outside the timing
+        start = time.perf_counter()
+        for _ in range(ticks):
+            blow.process(tick)
+        wall = time.perf_counter() - start
+        assert weather.wind_now_m_s != list(weather.wind_m_s)
+        return wall, ticks
+    finally:
+        sim.close()
+
+
 # (label, function(seconds) -> (wall seconds, sub-steps), target realtime factor or None)
 BENCHES: list[tuple[str, Callable[[float], tuple[float, int]], float | None]] = [
     ("hover, Angle controller, empty world", angle_hover, 200.0),
     ("cruise 8 m/s, stabilised controller, empty world", stabilised_cruise, 150.0),
+    ("same cruise in 5 m/s wind with gusts (sigma 1.5 m/s)", gusty_cruise, 150.0),
+    ("gusts alone (Dryden turbulence, per tick)", turbulence_alone, None),
+]
+
+
+# -- levels and collision (issue #4): the COLLISION stage's cost, and the whole sim, in the
+# street and in a generated level of 1 000 boxes; target: the whole sim stays ≥ 150× realtime.
+def thousand_box_level():
+    """A generated level: 1 000 boxes (6 × 6 m, 4–16 m high) on a 100 × 10 grid every 10 m,
+    with corridors between the rows; the start pad at the west end of the corridor y = 5 m."""
+    from world.level import Level  # noqa: PLC0415
+    boxes = [{"id": f"b{i}-{j}", "position": [10.0 * i, 10.0 * j], "size": [6.0, 6.0, 4.0 + (7 * i + 3 * j) % 13]}
+             for i in range(100) for j in range(10)]
+    return Level.model_validate({"format_version": 1, "name": "1000 boxes", "spawn_pad": "start",
+                                 "pads": [{"id": "start", "position": [-10.0, 5.0], "role": "start"}],
+                                 "boxes": boxes})
+
+
+def _level_cruise(level, y_m: float, seconds: float, collision_only: bool) -> tuple[float, int]:
+    """Cruise at 3 m along +X then back (the direction flips every 20 s) between the
+    buildings; wall time of the whole sim, or of the COLLISION stage alone."""
+    from systems.collision import ResolveContacts  # noqa: PLC0415
+    sim = Simulation(level=level, position=(0.0, y_m, 3.0))
+    contacts = sim.app.get_system(ResolveContacts)
+    spent = [0.0]
+    if collision_only:
+        process = contacts.process
+
+        def timed(dt: float) -> None:
+            start = time.perf_counter()
+            process(dt)
+            spent[0] += time.perf_counter() - start
+        contacts.process = timed
+    sim.pad.rt = 1.0
+    sim.run(2.0)  # MotorPower 1: 8 m/s
+    sim.pad.rt = 0.0
+    frames = round(seconds / FRAME_S)
+    ticks0 = sim.app.clock.ticks
+    spent[0] = 0.0
+    try:
+        start = time.perf_counter()
+        for frame in range(frames):
+            if frame % 1200 == 0:  # every 20 s: choose the other way along the corridor
+                sim.pad.left = (0.0, 1.0) if (frame // 1200) % 2 == 0 else (0.0, -1.0)
+            elif frame % 1200 == 1:
+                sim.pad.left = (0.0, 0.0)
+            sim.app.update(FRAME_S)
+        wall = time.perf_counter() - start
+        return (spent[0] if collision_only else wall), sim.app.clock.ticks - ticks0
+    finally:
+        sim.close()
+
+
+def street_cruise(seconds: float) -> tuple[float, int]:
+    return _level_cruise("street", 0.0, seconds, collision_only=False)
+
+
+def street_collision(seconds: float) -> tuple[float, int]:
+    return _level_cruise("street", 0.0, seconds, collision_only=True)
+
+
+def boxes_cruise(seconds: float) -> tuple[float, int]:
+    return _level_cruise(thousand_box_level(), 5.0, seconds, collision_only=False)
+
+
+def boxes_collision(seconds: float) -> tuple[float, int]:
+    return _level_cruise(thousand_box_level(), 5.0, seconds, collision_only=True)
+
+
+BENCHES += [
+    ("cruise 8 m/s at 3 m, street level (whole sim)", street_cruise, 150.0),
+    ("  its COLLISION stage alone (x = sim s / stage s)", street_collision, None),
+    ("cruise 8 m/s at 3 m, 1000-box level (whole sim)", boxes_cruise, 150.0),
+    ("  its COLLISION stage alone (x = sim s / stage s)", boxes_collision, None),
 ]
 
 

@@ -19,9 +19,10 @@ from components.pilot import Pad, PilotCommand
 from engine.app import App, Plugin
 from engine.stages import Stage
 from game import events
+from game.levels import LevelPlugin
 from game.scene import FlightModes, SceneConfig
+from game.weather import WeatherPlugin
 from systems.battery_events import AnnounceBattery
-from systems.collision import GroundPlane, ResolveGroundContact
 from systems.control import RunFlightController
 from systems.dynamics import IntegrateDynamics
 from systems.manual import ApplyManualSetpoints
@@ -61,15 +62,21 @@ class FlightPlugin:
         app.on(events.RESET, self.battery.on_reset)
 
 
-class GroundPlugin:
-    """A flat ground plane at z = 0 (the default world until a level supplies geometry)."""
+class AssistPlugin:
+    """Take-off (X), landing (B) and the mission (menu), with their menu entries."""
 
-    name = "ground"
+    name = "assists"
 
     def build(self, app: App) -> None:
-        config = app.resource(SceneConfig)
-        ground = app.insert_resource(GroundPlane()) if config.level is not None else None
-        app.add_system(ResolveGroundContact(ground, config.vehicle.gravity_m_s2), Stage.COLLISION)
+        from systems.assists import RunAssists  # noqa: PLC0415
+
+        menu = app.resource(Menu)
+        for entry, label in (("takeoff", "Take-off"), ("land", "Land"), ("mission", "Mission")):
+            menu.add(entry, label)
+        self.assists = app.insert_resource(RunAssists(app, app.resource(PilotCommand)))
+        app.add_system(self.assists, Stage.ASSIST)
+        app.on(events.MENU_SELECTED, self.assists.on_menu_selected)
+        app.on(events.RESET, self.assists.on_reset)
 
 
 class TrailPlugin:
@@ -81,7 +88,7 @@ class TrailPlugin:
 
 def default_plugins() -> list[Plugin]:
     """The game's features, in build order."""
-    return [FlightPlugin(), GroundPlugin(), TrailPlugin()]
+    return [FlightPlugin(), LevelPlugin(), AssistPlugin(), TrailPlugin(), WeatherPlugin()]
 
 
 # -- mods -----------------------------------------------------------------------------------

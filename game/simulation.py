@@ -30,8 +30,11 @@ from game import events
 from game.plugins import build_mods, default_plugins
 from game.scene import FlightModes, SceneConfig, drone_components, spawn_drone
 from game.telemetry import Telemetry
+from game.weather import set_weather as _set_weather
+from game.weather import start_weather
 from systems.menu import Menu
-from world.weather import Weather, check_weather
+from world.level import Level, load_level
+from world.weather import check_weather
 
 FRAME_S = 1.0 / 60.0
 _DEFAULT = object()
@@ -80,10 +83,8 @@ class Simulation:
 
         level_obj, spawn, spawn_yaw, preset_density, preset_wind = _resolve_level(level, vehicle)
         self.level = level_obj
-        weather = Weather(
-            density_kg_m3=float(density if density is not None else preset_density),
-            wind_m_s=tuple(wind) if wind is not None else preset_wind,
-        )
+        # the level's start preset in full (wind, gusts, density, rain); explicit wind/density replace its own
+        weather = start_weather(level_obj, wind=wind, density=density)
         self.app = App()
         self.config = SceneConfig(
             vehicle=vehicle, level=level_obj,
@@ -129,14 +130,23 @@ class Simulation:
         """Restart / ResetFlight: spawn pad, full pack, repaired, trail cleared."""
         self.app.emit(events.RESET)
 
-    def set_weather(self, *, wind=None, density: float | None = None) -> None:
-        weather = self.app.resource(Weather)
-        check_weather(weather.density_kg_m3 if density is None else density, weather.wind_m_s if wind is None else wind)
-        if density is not None:
-            weather.density_kg_m3 = float(density)
-        if wind is not None:
-            weather.wind_m_s = tuple(float(w) for w in wind)
-            weather.wind_now_m_s[:] = weather.wind_m_s
+    def set_weather(self, *, preset: str | None = None, wind=None, density: float | str | None = None,
+                    gusts: float | None = None, rain: float | None = None) -> None:
+        """Change the weather now. `preset`: a weather preset id (the level's, or the built-in
+        ones in the lab world), applied first; then any of `wind` (x, y, z) world m/s (mean),
+        `density` in kg/m³ or a density preset id ("sea_level", "altitude_2000m", "hot_day"),
+        `gusts` (turbulence intensity σ, m/s; 0 = steady wind), `rain` (mm/h, visual only).
+        Everything is checked before anything changes; bad values raise ValueError."""
+        _set_weather(self.app, preset=preset, wind=wind, density=density, gusts=gusts, rain=rain)
+
+    def apply_level(self, level) -> None:
+        """Fly in another level (a `Level`, a name or a path) from the next tick: geometry and
+        spawn pad change, the drone's state does not (hot reload). Bad files: DataFileError."""
+        from game.levels import apply_level  # noqa: PLC0415
+        if not isinstance(level, Level) and level is not None:
+            level = load_level(level)
+        apply_level(self.app, level)
+        self.level = level
 
     @property
     def time(self) -> float:
@@ -202,11 +212,19 @@ def _mission_state(app: App) -> dict:
 
 
 def _resolve_level(level, vehicle: Vehicle):
-    """(level, spawn position, spawn yaw rad, density, wind) for a level name/path or None."""
+    """(level, spawn position, spawn yaw rad, density, wind) for a level name/path or None.
+
+    A level: the drone rests on its spawn pad (centre of mass at the pad's top + half the
+    envelope height) with the level's spawn yaw, in the level's start weather preset.
+    """
     if level is None:
         return None, (0.0, 0.0, 0.0), 0.0, 1.225, (0.0, 0.0, 0.0)
-    if not isinstance(level, (str, Path)):
-        raise ValueError(f"level: expected a level name, a path or None, got {level!r}")
-    # Until level files exist, every level is the flat ground with the drone resting at the origin.
-    rest_z = 0.5 * vehicle.envelope_size_m[2]
-    return "flat", (0.0, 0.0, rest_z), 0.0, 1.225, (0.0, 0.0, 0.0)
+    if isinstance(level, Level):
+        level_obj = level
+    elif isinstance(level, (str, Path)):
+        level_obj = load_level(level)  # DataFileError: one located line per problem
+    else:
+        raise ValueError(f"level: expected a level name, a path, a Level or None, got {level!r}")
+    start = level_obj.start_weather
+    return (level_obj, level_obj.spawn_position(vehicle.envelope_size_m[2]), math.radians(level_obj.spawn_yaw_deg),
+            start.density_kg_m3, tuple(start.wind_m_s))
