@@ -171,6 +171,7 @@ BENCHES += [
 def measure(fn: Callable[[float], tuple[float, int]], runs: int, seconds: float) -> tuple[float, float]:
     """Median µs per sub-step and median realtime factor over `runs` runs."""
     per_step, factors = [], []
+    fn(1.0)  # warm-up, not counted: loads the compiled flight code and fills caches
     for _ in range(runs):
         wall, steps = fn(seconds)
         per_step.append(wall / steps * 1e6)
