@@ -168,6 +168,15 @@ BENCHES += [
 ]
 
 
+# -- scripted flights (issue #5): `donify fly` writing a JSON telemetry record every frame
+def scripted_flight(seconds: float) -> tuple[float, int]:
+    from game.fly import bench_scripted_flight  # noqa: PLC0415
+    return bench_scripted_flight(seconds)
+
+
+BENCHES += [("donify fly, street cruise, telemetry JSONL every frame", scripted_flight, None)]
+
+
 def measure(fn: Callable[[float], tuple[float, int]], runs: int, seconds: float) -> tuple[float, float]:
     """Median µs per sub-step and median realtime factor over `runs` runs."""
     per_step, factors = [], []

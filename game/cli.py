@@ -30,10 +30,36 @@ def _parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="fly the headless demo and print a flight summary")
     demo.add_argument("--level", default="street", help="level name or path (default: street)")
 
+    fly = sub.add_parser("fly", help="fly a flight script headless; telemetry as JSON lines and a summary")
+    fly.add_argument("--level", help="level name or path (default: the script's level, else street)")
+    fly.add_argument("--script", metavar="S.toml", help="the flight script (format: examples/README.md)")
+    fly.add_argument("--seconds", metavar="N", help="seconds to fly (default: the script's)")
+    fly.add_argument("--telemetry", metavar="OUT.jsonl", help="write one telemetry record per frame (JSON lines)")
+    fly.add_argument("--seed", metavar="N", help="random seed (default: the script's, else 0)")
+
+    plot = sub.add_parser("plot", help="plot a telemetry file (altitude, speeds, rpm, thrust, battery) to an image")
+    plot.add_argument("telemetry_file", metavar="TELEMETRY.jsonl", help="written by donify fly --telemetry")
+    plot.add_argument("-o", "--output", metavar="FLIGHT.png", help="image to write (.png, .svg, .pdf; default: beside the input)")
+
+    check = sub.add_parser("check-level", help="validate level files (exit 0 all valid, 1 any invalid, 2 usage)")
+    check.add_argument("files", nargs="+", metavar="FILE", help="a level file, a level folder or a shipped level name")
+
     bench = sub.add_parser("bench", help="print the performance figures")
     bench.add_argument("--runs", type=int, default=5, help="runs per figure; the median is reported (default 5)")
     bench.add_argument("--seconds", type=float, default=60.0, help="simulated seconds per run (default 60)")
     bench.add_argument("--render", action="store_true", help="also measure frame times of the window (headless EGL)")
+
+    shot = sub.add_parser("screenshot", help="fly a short flight and save a picture of the game (works headless)")
+    shot.add_argument("-o", "--output", default="docs/screenshot.png", metavar="OUT.png",
+                      help="image to write (default: docs/screenshot.png)")
+    shot.add_argument("--level", default="street", help="level name or path (default: street)")
+    shot.add_argument("--camera", default="chase", help="chase, fpv or top (default: chase)")
+    shot.add_argument("--size", default="1280x720", metavar="WxH", help="image size in pixels (default: 1280x720)")
+    shot.add_argument("--seconds", type=float, default=5.0, help="seconds of cruise before the picture (default 5)")
+    shot.add_argument("--language", default="en", help="HUD language: en or fr (default: en)")
+
+    settings = sub.add_parser("settings", help="print the settings file's path and check it (exit 1 if it has problems)")
+    settings.add_argument("--write", action="store_true", help="(re)write the file with every setting and its comment")
     return p
 
 
@@ -46,6 +72,19 @@ def main(argv: list[str] | None = None) -> int:
             return _play(getattr(args, "level", "street"), getattr(args, "demo", False))
         if args.command == "demo":
             return _demo(args.level)
+        if args.command == "fly":
+            from game.fly import run_fly  # noqa: PLC0415
+            return run_fly(args.level, args.script, args.seconds, args.telemetry, args.seed)
+        if args.command == "plot":
+            from game.plot import run_plot  # noqa: PLC0415
+            return run_plot(args.telemetry_file, args.output)
+        if args.command == "check-level":
+            return _check_levels(args.files)
+        if args.command == "settings":
+            return _settings(args.write)
+        if args.command == "screenshot":
+            from game.screenshot import run_screenshot  # noqa: PLC0415
+            return run_screenshot(args.output, args.level, args.camera, args.size, args.seconds, args.language)
         if args.command == "bench":
             from game.bench import run_bench
             if args.runs < 1 or not args.seconds > 0:
@@ -80,12 +119,46 @@ def _play(level: str, demo: bool) -> int:
     return play(level)
 
 
+def _check_levels(files: list[str]) -> int:
+    """Validate each level; every problem on stderr as one located line. 0 all valid, 1 not."""
+    from world.level import load_level  # noqa: PLC0415
+
+    bad = 0
+    for name in files:
+        try:
+            level = load_level(name)
+        except DataFileError as exc:
+            bad += 1
+            for line in exc.lines:
+                print(line, file=sys.stderr)
+            continue
+        print(f"{level.source}: ok: {level.name!r}, {len(level.boxes)} boxes, {len(level.cylinders)} cylinders, "
+              f"{len(level.pads)} pads, {len(level.platforms)} platforms, "
+              f"{len(level.mission.waypoints) if level.mission else 0} waypoints")
+    return 1 if bad else 0
+
+
 def has_display() -> bool:
     if os.environ.get("PYGLET_HEADLESS"):
         return False
     if sys.platform.startswith("linux"):
         return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
     return True
+
+
+def _settings(write: bool) -> int:
+    """Where the settings file is; its problems (one warning line each, on stderr)."""
+    from game.settings import load_settings
+
+    settings = load_settings()
+    print(settings.path)
+    problems = bool(settings.warnings)
+    if write:
+        if not settings.save():
+            return 1
+        print(f"written with every setting{' (bad entries replaced by their defaults)' if problems else ''}")
+        return 0
+    return 1 if problems else 0
 
 
 def _demo(level: str) -> int:
