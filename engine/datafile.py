@@ -75,22 +75,28 @@ def _is_prefix(prefix: Sequence[Any], whole: Sequence[Any]) -> bool:
     return len(prefix) <= len(whole) and list(whole[: len(prefix)]) == list(prefix)
 
 
-def read_toml(path: str | Path) -> TomlSource:
-    """Read and parse a TOML file; any problem becomes a one-line `DataFileError`."""
+def read_text(path: str | Path, expected: str = "a TOML file") -> str:
+    """A user file's UTF-8 text; any problem becomes a one-line `DataFileError`."""
     path = Path(path)
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
         raise DataFileError([f"{path}: file not found"]) from None
     except IsADirectoryError:
-        raise DataFileError([f"{path}: expected a TOML file, got a directory"]) from None
+        raise DataFileError([f"{path}: expected {expected}, got a directory"]) from None
     except OSError as exc:
         raise DataFileError([f"{path}: cannot read: {exc.strerror or exc}"]) from None
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise DataFileError([f"{path}:{line}: expected UTF-8 text, got byte 0x{raw[exc.start]:02x}"]) from None
+
+
+def read_toml(path: str | Path) -> TomlSource:
+    """Read and parse a TOML file; any problem becomes a one-line `DataFileError`."""
+    path = Path(path)
+    text = read_text(path)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

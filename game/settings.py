@@ -19,12 +19,10 @@ which writes the whole file atomically (a temporary file in the same directory, 
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import math
 import os
-import tempfile
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Callable
@@ -33,6 +31,7 @@ import platformdirs
 
 from components.pilot import BUTTONS
 from engine.datafile import DataFileError, TomlSource, describe, read_toml
+from game.atomic import atomic_path
 from game.input.gamepads import CONTROLLER_BUTTONS, DEFAULT_GAMEPAD_BUTTONS
 from game.input.keyboard import ACTIONS, DEFAULT_KEYS
 from game.input.keys import is_key_name, normalise_key_name
@@ -385,19 +384,13 @@ def to_toml(settings: Settings) -> str:
 
 def write_text_atomically(path: str | Path, text: str) -> None:
     """Replace `path` with `text` in one step: readers see the old file or the new one, never
-    a partial one. Raises OSError on failure (the old file is then untouched)."""
+    a partial one; the permissions the user gave the file are kept. Raises OSError on failure
+    (the old file is then untouched)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        with contextlib.suppress(FileNotFoundError):  # keep the permissions the user gave the file
-            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+        mode = os.stat(path).st_mode & 0o7777
+    except FileNotFoundError:
+        mode = None
+    with atomic_path(path, mode) as tmp:
+        tmp.write_text(text, encoding="utf-8", newline="\n")

@@ -6,12 +6,12 @@ Field names are a contract: scripts, tests, `donify fly --telemetry` and plots r
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 
 
 @dataclass(frozen=True)
 class Telemetry:
-    time: float  # s since start / Restart
+    time: float  # s of simulated time since the Simulation started (Restart does not rewind it)
     mode: str  # "manual" | "angle" | "acro" | "takeoff" | "landing" | "mission"
     armed: bool
     motor_power: float  # MotorPower in [0, 1]
@@ -38,7 +38,7 @@ class Telemetry:
 
     def as_dict(self) -> dict:
         """JSON-ready: tuples become lists, non-finite numbers become None."""
-        return {k: _jsonable(v) for k, v in asdict(self).items()}
+        return {name: _jsonable(getattr(self, name)) for name in FIELD_NAMES}
 
 
 def _jsonable(value):
@@ -49,3 +49,6 @@ def _jsonable(value):
     if isinstance(value, dict):
         return {k: _jsonable(v) for k, v in value.items()}
     return value
+
+
+FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Telemetry))  # the contract, in order

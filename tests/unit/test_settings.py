@@ -258,26 +258,14 @@ def test_a_failed_save_leaves_the_old_file_whole_and_no_temporary_file(tmp_path,
 def test_a_write_interrupted_midway_leaves_the_old_file_whole(tmp_path, monkeypatch):
     old = b'language = "fr"\n'
     path = write(tmp_path, old)
-    real_fdopen = os.fdopen
+    real_write_text = Path.write_text
 
-    class HalfWritten:
+    def half_then_interrupted(self, text, *args, **kwargs):
         """The temporary file, interrupted after writing half the text."""
+        real_write_text(self, text[: len(text) // 2], *args, **kwargs)
+        raise KeyboardInterrupt  # not an OSError: it goes through, but the file is safe
 
-        def __init__(self, file):
-            self.file = file
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            self.file.close()
-
-        def write(self, text):
-            self.file.write(text[: len(text) // 2])
-            self.file.flush()
-            raise KeyboardInterrupt  # not an OSError: it goes through, but the file is safe
-
-    monkeypatch.setattr(os, "fdopen", lambda fd, *a, **k: HalfWritten(real_fdopen(fd, *a, **k)))
+    monkeypatch.setattr(Path, "write_text", half_then_interrupted)
     with pytest.raises(KeyboardInterrupt):
         gs.write_text_atomically(path, gs.to_toml(Settings()))
     assert path.read_bytes() == old
