@@ -54,7 +54,8 @@ class RunMenu(esper.Processor):
     def open(self) -> None:
         if not self.menu.open:
             self.menu.open = True
-            self.nav_latched = True  # the stick must pass through neutral before it navigates
+            # a stick already deflected when the menu opens must pass through neutral first
+            self.nav_latched = abs(self.command.left[1]) >= NAV_THRESHOLD * 0.5
             self.app.emit(events.MENU_OPENED)
 
     def close(self) -> None:
