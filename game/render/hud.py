@@ -1,0 +1,413 @@
+"""The HUD (MODEL §7), the flight menu overlay (LB / Tab), the pause panel and messages.
+
+Everything is drawn through `UiLayer`s (one buffer per font, rebuilt only when an item
+changed). The readouts refresh at `REFRESH_HZ` from one telemetry record — fast enough to
+read, slow enough that the text is not rebuilt every frame — and an unchanged string is
+never rebuilt. The panels and their readouts are drawn into a texture only when they change
+(the renderer's panel cache); each frame then costs one opaque quad per panel. Panels:
+
+- bottom left, FLIGHT: PROPULSION (MotorPower, a bar), mode and assist status, TARGET VEL
+  (ManualTargetVelocity, world), TARGET Z (world altitude), HEIGHT ABOVE GROUND (to the
+  detected surface), horizontal and vertical speed;
+- bottom right, MOTORS: rpm and thrust of each motor *as produced*, laid out as the motors
+  sit (front on top);
+- top right, BATTERY: energy %, loaded voltage, power, damage;
+- top left: wind, mission status with waypoint and distance, active camera;
+- top centre: messages (controller connected, landing refused, mission interrupted, level
+  reloaded with errors…), each for `MESSAGE_S`;
+- bottom centre: key hints and, when it rains, the note that rain is visual only.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+
+from game.render import hud_text as T
+from game.render.pause import ENTRIES as PAUSE_ENTRIES
+from game.render.text import UiLayer
+
+REFRESH_HZ = 20.0
+MESSAGE_S = 4.0
+MAX_MESSAGES = 4
+
+PANEL = (0.04, 0.06, 0.08, 0.62)  # menus over the scene (blended)
+HUD_PANEL = (0.07, 0.09, 0.11, 1.0)
+MENU_PANEL = (0.04, 0.06, 0.08, 0.9)  # the HUD's readout panels: opaque, drawn first (see Renderer)
+LABEL = (0.62, 0.74, 0.86, 1.0)
+VALUE = (0.96, 0.97, 0.98, 1.0)
+DIM = (0.80, 0.84, 0.88, 0.75)
+ACCENT = (0.25, 0.78, 0.98, 1.0)
+WARM = (1.0, 0.62, 0.22, 1.0)
+WARN = (1.0, 0.35, 0.30, 1.0)
+GOOD = (0.35, 0.85, 0.45, 1.0)
+BAR_BACK = (1.0, 1.0, 1.0, 0.12)
+HIGHLIGHT = (0.25, 0.55, 0.85, 0.55)
+SHADE = (0.0, 0.0, 0.0, 0.45)
+YELLOW = (1.0, 0.86, 0.35, 1.0)
+
+MARGIN = 12  # px at the reference size (720 rows); scaled with the window
+PAD = 9
+SMALL_PT = 10.0  # readouts (DejaVu Sans Mono)
+LARGE_PT = 14.0  # titles and messages (DejaVu Sans Bold)
+
+
+class Hud:
+    """Args:
+        fonts: `fonts(size_pt, bold) -> Font` (cached by the caller): the HUD picks its sizes
+            from the window height, so it fits a small window and stays readable on a big one.
+        max_rpm: full scale of the rpm bars (the vehicle's max motor speed, rpm).
+    """
+
+    def __init__(self, fonts, max_rpm: float) -> None:
+        self.fonts = fonts
+        self.panels = UiLayer(None)  # opaque backgrounds, drawn before the scene into the depth buffer
+        self.text = UiLayer(None)  # everything inside the panels: drawn into the panel cache
+        self.free = UiLayer(None)  # text outside the panels (hints, rain note), drawn every frame
+        self.titles = UiLayer(None)
+        self.overlay = UiLayer(None)
+        self.overlay_titles = UiLayer(None)
+        self.max_rpm = max_rpm
+        self.language = "en"
+        self.width = self.height = 0
+        self.scale = 0.0
+        self._set_scale(1.0)
+        self.messages: deque[tuple[str, float, tuple]] = deque(maxlen=MAX_MESSAGES)  # (text, until, colour)
+        self.time_s = 0.0
+        self._next_refresh = 0.0
+        self._messages_shown: tuple = ()
+        self.visible = True
+
+    # -- layout ----------------------------------------------------------------------------
+    def _set_scale(self, scale: float) -> None:
+        """Fonts and spacing for a UI scale (1.0 at 720 rows)."""
+        if scale == self.scale:
+            return
+        self.scale = scale
+        self.small = self.fonts(round(SMALL_PT * scale, 1), False)
+        self.large = self.fonts(round(LARGE_PT * scale, 1), True)
+        for layer in (self.text, self.free, self.overlay):
+            layer.font = self.small
+        for layer in (self.titles, self.overlay_titles):
+            layer.font = self.large
+        self.line = int(math.ceil(self.small.line_height)) + max(1, round(2 * scale))
+        self.big_line = int(math.ceil(self.large.line_height)) + max(2, round(4 * scale))
+        self.char = self.small.width("0")
+        self.margin = max(4, round(MARGIN * scale))
+        self.pad = max(4, round(PAD * scale))
+
+    def layout(self, width: int, height: int, language: str) -> None:
+        """Build the static parts (panels, labels) for a window size and a language."""
+        self.width, self.height, self.language = width, height, language
+        # 1.0 at 720 rows; steps of 0.1 so a window being dragged does not load a font per pixel
+        self._set_scale(min(2.0, max(0.5, round(min(height / 720.0, width / 1280.0) * 10.0) / 10.0)))
+        self.panels.clear()
+        self.text.clear()
+        self.free.clear()
+        self.titles.clear()
+        self._next_refresh = 0.0
+        self._messages_shown = ()
+        L, line, lang = self.line, self.line, language
+        t = self.text
+
+        # FLIGHT, bottom left
+        self.flight_w = 46 * self.char
+        fh = 8 * line + 2 * self.pad + 4
+        fx, fy = self.margin, self.margin
+        self.panels.rect("flight.panel", fx, fy, self.flight_w, fh, HUD_PANEL)
+        top = fy + fh - self.pad - self.small.ascent
+        self.flight_rows = {}
+        self.value_x = fx + self.pad + 21 * self.char
+        for i, key in enumerate(("propulsion", "mode", "assist", "target_vel", "target_z", "height", "h_speed",
+                                 "v_speed")):
+            y = top - i * L
+            self.flight_rows[key] = y
+            t.text(f"flight.label.{key}", T.label(key, lang), fx + self.pad, y, LABEL)
+        self.prop_bar = (self.value_x + 7 * self.char, self.flight_rows["propulsion"], fx + self.flight_w - self.pad)
+        t.rect("flight.prop.back", self.prop_bar[0], self.prop_bar[1] - 1, self.prop_bar[2] - self.prop_bar[0], 9, BAR_BACK)
+        t.rect("flight.prop.bar", self.prop_bar[0], self.prop_bar[1] - 1, 0, 9, ACCENT)
+
+        # MOTORS, bottom right: the motors as they sit (front on top): FL FR / RL RR
+        cell_w = 17 * self.char
+        mw = 2 * cell_w + 3 * self.pad
+        mh = line + 2 * (3 * line) + 2 * self.pad
+        mx, my = width - self.margin - mw, self.margin
+        self.panels.rect("motors.panel", mx, my, mw, mh, HUD_PANEL)
+        t.text("motors.title", T.label("motors", lang), mx + self.pad, my + mh - self.pad - self.small.ascent, LABEL)
+        self.motor_cells = {}
+        for motor, (col, row) in {3: (0, 0), 0: (1, 0), 2: (0, 1), 1: (1, 1)}.items():
+            cx = mx + self.pad + col * (cell_w + self.pad)
+            cy = my + mh - self.pad - self.small.ascent - line - row * 3 * line
+            self.motor_cells[motor] = (cx, cy, cell_w)
+            t.text(f"motors.name.{motor}", f"{motor} {T.MOTOR_NAMES[motor]}", cx, cy, LABEL)
+            t.rect(f"motors.rpm.back.{motor}", cx, cy - 2 * line + 3, cell_w, 6, BAR_BACK)
+            t.rect(f"motors.rpm.bar.{motor}", cx, cy - 2 * line + 3, 0, 6, WARM)
+
+        # BATTERY, top right
+        bw = 30 * self.char
+        bh = 5 * line + 2 * self.pad
+        bx, by = width - self.margin - bw, height - self.margin - bh
+        self.panels.rect("battery.panel", bx, by, bw, bh, HUD_PANEL)
+        btop = by + bh - self.pad - self.small.ascent
+        self.battery_rows = {}
+        for i, key in enumerate(("battery", None, "voltage", "power", "damage")):
+            y = btop - i * L
+            if key:
+                self.battery_rows[key] = y
+                t.text(f"battery.label.{key}", T.label(key, lang), bx + self.pad, y, LABEL)
+        self.battery_x = bx + self.pad + 11 * self.char
+        self.battery_bar = (bx + self.pad, btop - L, bw - 2 * self.pad)
+        t.rect("battery.bar.back", self.battery_bar[0], self.battery_bar[1], self.battery_bar[2], 8, BAR_BACK)
+        t.rect("battery.bar", self.battery_bar[0], self.battery_bar[1], 0, 8, GOOD)
+
+        # wind / mission / camera, top left
+        ew = 50 * self.char
+        eh = 3 * line + 2 * self.pad
+        ex, ey = self.margin, height - self.margin - eh
+        self.panels.rect("env.panel", ex, ey, ew, eh, HUD_PANEL)
+        etop = ey + eh - self.pad - self.small.ascent
+        self.env_rows = {}
+        for i, key in enumerate(("wind", "mission", "camera")):
+            self.env_rows[key] = etop - i * L
+            t.text(f"env.label.{key}", T.label(key, lang), ex + self.pad, etop - i * L, LABEL)
+        self.env_x = ex + self.pad + 9 * self.char
+        self.note_y = ey - self.line  # under the panel: the rain note
+
+        # hints, bottom centre
+        hints = T.label("hints", lang)
+        hw = self.small.width(hints) + 2 * self.pad
+        self.free.rect("hints.back", (width - hw) / 2.0, self.margin - 2, hw, self.line + 2, SHADE)
+        self.free.text("hints", hints, width / 2.0, self.margin + 4, DIM, align="centre")
+
+    # -- per frame -------------------------------------------------------------------------
+    def message(self, text: str, colour=VALUE) -> None:
+        self.messages.append((text, self.time_s + MESSAGE_S, colour))
+
+    def update(self, dt: float, telemetry_source, extra: dict) -> None:
+        """Advance the HUD clock; at the refresh rate, rewrite the readouts from telemetry.
+
+        `extra`: what telemetry does not hold — "wind" (world m/s), "camera" (name),
+        "rain_note" (str or ""), "mission_total" (waypoints in the route), "distance_to" (waypoint
+        index → metres from the drone, or None).
+        """
+        self.time_s += dt
+        while self.messages and self.messages[0][1] <= self.time_s:
+            self.messages.popleft()
+        self._draw_messages()
+        if self.time_s < self._next_refresh:
+            return
+        self._next_refresh = self.time_s + 1.0 / REFRESH_HZ
+        self.refresh(telemetry_source(), extra)
+
+    def refresh_soon(self) -> None:
+        """Rewrite the readouts at the next update, whatever the refresh rate says."""
+        self._next_refresh = self.time_s
+
+    def refresh(self, tm, extra: dict) -> None:
+        lang = self.language
+        t = self.text
+        vx = self.value_x
+        rows = self.flight_rows
+        power = tm.motor_power
+        t.text("flight.value.propulsion", f"{power * 100:3.0f} %", vx, rows["propulsion"], VALUE)
+        x0, y0, x1 = self.prop_bar
+        t.rect("flight.prop.bar", x0, y0 - 1, round((x1 - x0) * power), 9, ACCENT)
+        armed = T.label("armed", lang) if tm.armed else T.label("disarmed", lang)
+        mode = tm.mode
+        t.text("flight.value.mode", T.mode_name(mode if not T.is_assist(mode) else "manual", lang), vx, rows["mode"],
+               VALUE)
+        mission = tm.mission or {}
+        status = str(mission.get("status", "idle"))
+        if T.is_assist(mode):
+            assist = T.mode_name(mode, lang)
+        elif status not in ("idle", ""):
+            assist = f"{T.label('mission', lang)} {T.mission_status(status, lang)}"
+        else:
+            assist = f"{T.label('none', lang)} · {armed}"
+        t.text("flight.value.assist", assist, vx, rows["assist"], YELLOW if T.is_assist(mode) else VALUE)
+        tv = tm.target_velocity
+        t.text("flight.value.target_vel", f"{T.target_velocity_text(tv, lang)}  vz {T.signed(tv[2])}", vx,
+               rows["target_vel"], VALUE)
+        t.text("flight.value.target_z", f"{tm.target_altitude:6.2f} m ({T.label('world', lang)})", vx, rows["target_z"],
+               VALUE)
+        hag = tm.height_above_ground
+        t.text("flight.value.height", f"{hag:6.2f} m" if hag is not None else T.label("nothing_below", lang), vx,
+               rows["height"], VALUE)
+        v = tm.velocity
+        t.text("flight.value.h_speed", f"{math.hypot(v[0], v[1]):6.2f} m/s", vx, rows["h_speed"], VALUE)
+        t.text("flight.value.v_speed", f"{T.signed(v[2], 2):>6} m/s", vx, rows["v_speed"], VALUE)
+
+        for motor, (cx, cy, w) in self.motor_cells.items():
+            rpm, thrust = tm.rpm[motor], tm.thrust[motor]
+            t.text(f"motors.rpm.{motor}", f"{T.thousands(rpm):>6} rpm", cx + w, cy, VALUE, align="right")
+            t.text(f"motors.thrust.{motor}", f"{thrust:5.3f} N", cx + w, cy - self.line, VALUE, align="right")
+            t.rect(f"motors.rpm.bar.{motor}", cx, cy - 2 * self.line + 3, round(w * min(1.0, rpm / self.max_rpm)), 6,
+                   WARM)
+
+        frac = max(0.0, min(1.0, tm.battery_fraction))
+        colour = GOOD if frac > 0.3 else (YELLOW if frac > 0.15 else WARN)
+        bx = self.battery_x
+        t.text("battery.value.battery", f"{frac * 100:5.1f} %", bx, self.battery_rows["battery"], VALUE)
+        x, y, w = self.battery_bar
+        t.rect("battery.bar", x, y, round(w * frac), 8, colour)
+        t.text("battery.value.voltage", f"{tm.battery_voltage:5.2f} V", bx, self.battery_rows["voltage"], VALUE)
+        t.text("battery.value.power", f"{tm.power_w:5.1f} W", bx, self.battery_rows["power"], VALUE)
+        t.text("battery.value.damage", f"{tm.damage * 100:5.0f} %", bx, self.battery_rows["damage"],
+               WARN if tm.damage > 0 else VALUE)
+
+        ex = self.env_x
+        t.text("env.value.wind", T.wind_text(extra.get("wind", (0.0, 0.0, 0.0)), lang), ex, self.env_rows["wind"], VALUE)
+        t.text("env.value.mission", self._mission_text(mission, extra), ex, self.env_rows["mission"], VALUE)
+        t.text("env.value.camera", T.camera_name(extra.get("camera", "chase"), lang), ex, self.env_rows["camera"], VALUE)
+        note = extra.get("rain_note") or ""
+        if note:
+            text = T.label("rain_note", lang) + self._rain_rate(note)
+            self.free.rect("rain_note.back", self.margin, self.note_y - self.line + self.small.ascent + 1,
+                           self.small.width(text) + 2 * self.pad, self.line, SHADE)
+            self.free.text("rain_note", text, self.margin + self.pad, self.note_y, YELLOW)
+        else:
+            self.free.remove("rain_note.back")
+            self.free.remove("rain_note")
+
+    def _rain_rate(self, note: str) -> str:
+        start = note.rfind("(")
+        return f" {note[start:]}" if start >= 0 else ""
+
+    def _mission_text(self, mission: dict, extra: dict) -> str:
+        lang = self.language
+        status = str(mission.get("status", "idle"))
+        text = T.mission_status(status, lang)
+        index = mission.get("waypoint_index", -1)
+        if isinstance(index, int) and index >= 0:
+            total = mission.get("waypoints") or extra.get("mission_total") or 0
+            name = mission.get("waypoint_id") or mission.get("waypoint")
+            text += f" · wp {index + 1}/{total}" if total else f" · wp {index + 1}"
+            if name:
+                text += f" {name}"
+        distance = mission.get("distance_m")
+        if distance is None and isinstance(index, int) and index >= 0 and callable(extra.get("distance_to")):
+            distance = extra["distance_to"](index)
+        if isinstance(distance, (int, float)) and math.isfinite(distance) and status not in ("idle", ""):
+            text += f" · {distance:.0f} m"
+        return text
+
+    def _draw_messages(self) -> None:
+        shown = tuple((m[0], m[2]) for m in self.messages)
+        if shown == self._messages_shown:
+            return
+        self._messages_shown = shown
+        self.titles.remove_prefix("message.")
+        y = self.height - self.margin - self.large.ascent - 4
+        for i, (text, colour) in enumerate(reversed(shown)):
+            self.titles.text(f"message.{i}", text, self.width / 2.0, y - i * self.big_line, colour, align="centre")
+
+    # -- overlays --------------------------------------------------------------------------
+    def draw_overlays(self, menu, pause, bindings) -> None:
+        """Rebuild the overlay layers for the flight menu and the pause panel (only what
+        changed is rebuilt by the layers themselves)."""
+        o, ot = self.overlay, self.overlay_titles
+        state = (self.width, self.height, self.language,
+                 (menu.open, menu.index, tuple(menu.entries)) if menu is not None else None,
+                 (pause.open, pause.index, pause.show_controls, tuple(pause.value_of(e) for e in PAUSE_ENTRIES))
+                 if pause is not None else None)
+        if state == getattr(self, "_overlay_state", None):
+            return
+        self._overlay_state = state
+        o.clear()
+        ot.clear()
+        lang = self.language
+        if pause is not None and pause.open:
+            self._pause(pause, bindings)
+        elif menu is not None and menu.open:
+            labels = [T.menu_entry(entry_id, entry_label, lang) for entry_id, entry_label in menu.entries]
+            hint = T.label("menu_hint", lang)
+            w = max([self.small.width(t) + 2 * self.char for t in labels] + [self.small.width(hint)]) + 2 * self.pad
+            step = self._row_step(len(labels))
+            h = self.big_line + len(labels) * step + self.line + 3 * self.pad
+            x, y = (self.width - w) / 2.0, max(0.0, (self.height - h) / 2.0)
+            o.rect("menu.panel", x, y, w, h, MENU_PANEL)
+            ot.text("menu.title", T.label("menu", lang), x + self.pad, y + h - self.pad - self.large.ascent, VALUE)
+            top = y + h - self.pad - self.big_line - self.small.ascent - 4
+            for i, text in enumerate(labels):
+                ry = top - i * step
+                if i == menu.index:
+                    o.rect("menu.highlight", x + 4, ry - 5, w - 8, step, HIGHLIGHT)
+                o.text(f"menu.entry.{i}", text, x + self.pad + self.char, ry, VALUE)
+            o.text("menu.hint", hint, x + self.pad, y + self.pad, DIM)
+
+    def _row_step(self, rows: int) -> int:
+        """Row spacing of a list: airy when it fits, tight when the window is short."""
+        room = self.height - self.big_line - self.line - 4 * self.pad
+        return self.line + 4 if rows * (self.line + 4) <= room else self.line
+
+    def _pause(self, pause, bindings) -> None:
+        o, ot = self.overlay, self.overlay_titles
+        lang = self.language
+        o.rect("pause.shade", 0, 0, self.width, self.height, SHADE)
+        rows = []
+        for entry in PAUSE_ENTRIES:
+            value = pause.value_of(entry)
+            if value in ("on", "off", "no_cap"):
+                value = T.label(value, lang)
+            elif entry == "camera" and value is not None:
+                value = T.camera_name(value, lang).lower()
+            rows.append((T.label(f"entry_{entry}", lang), None if value is None else f"‹ {value} ›"))
+        hint = T.label("pause_hint", lang)
+        widest = max(self.small.width(a) + (self.small.width(b) if b else 0) for a, b in rows)
+        w = max(widest + 6 * self.char, self.small.width(hint)) + 2 * self.pad
+        step = self._row_step(len(rows))
+        h = self.big_line + len(rows) * step + self.line + 3 * self.pad
+        table = [(T.action_name(action, lang), keys) for action, keys in bindings] if pause.show_controls else []
+        cw = (max(self.small.width(a) + self.small.width(k) for a, k in table) + 4 * self.char + 2 * self.pad) if table else 0
+        x = (self.width - w - (cw + self.pad if table else 0)) / 2.0
+        y = max(0.0, (self.height - h) / 2.0)
+        o.rect("pause.panel", x, y, w, h, MENU_PANEL)
+        ot.text("pause.title", T.label("paused", lang), x + self.pad, y + h - self.pad - self.large.ascent, VALUE)
+        top = y + h - self.pad - self.big_line - self.small.ascent - 4
+        for i, (text, value) in enumerate(rows):
+            ry = top - i * step
+            if i == pause.index:
+                o.rect("pause.highlight", x + 4, ry - 5, w - 8, step, HIGHLIGHT)
+            o.text(f"pause.entry.{i}", text, x + self.pad + self.char, ry, VALUE)
+            if value is not None:
+                o.text(f"pause.value.{i}", value, x + w - self.pad, ry, ACCENT, align="right")
+        o.text("pause.hint", hint, x + self.pad, y + self.pad, DIM)
+        if table:
+            line = self.line if len(table) * self.line <= self.height - self.big_line - 2 * self.pad else self.line - 3
+            ch = self.big_line + len(table) * line + 2 * self.pad
+            cx = x + w + self.pad
+            cy = max(0.0, (self.height - ch) / 2.0)
+            o.rect("controls.panel", cx, cy, cw, ch, MENU_PANEL)
+            ot.text("controls.title", T.label("controls", lang), cx + self.pad, cy + ch - self.pad - self.large.ascent, VALUE)
+            ctop = cy + ch - self.pad - self.big_line - self.small.ascent
+            for i, (action, keys) in enumerate(table):
+                o.text(f"controls.action.{i}", action, cx + self.pad, ctop - i * line, LABEL)
+                o.text(f"controls.keys.{i}", keys, cx + cw - self.pad, ctop - i * line, VALUE, align="right")
+
+    @property
+    def panels_changed(self) -> bool:
+        """The panels or their readouts changed since they were last drawn."""
+        return self.panels.dirty or self.text.dirty
+
+    def panel_rects(self) -> list[tuple[float, float, float, float]]:
+        """(x, y, width, height) of each readout panel, window pixels."""
+        return [spec[1:5] for spec, _ in self.panels.items.values()]
+
+    def draw_panels(self, program) -> None:
+        """The panels with their readouts (what the renderer caches in a texture)."""
+        self.panels.draw(program)
+        self.text.draw(program)
+
+    def draw(self, program) -> None:
+        """What lies outside the panels: hints, rain note, messages."""
+        self.free.draw(program)
+        self.titles.draw(program)
+
+    def draw_overlay(self, program) -> None:
+        self.overlay.draw(program)
+        self.overlay_titles.draw(program)
+
+    def delete(self) -> None:
+        for layer in (self.panels, self.text, self.free, self.titles, self.overlay, self.overlay_titles):
+            layer.delete()
+

@@ -1,0 +1,215 @@
+"""What the HUD says, in English and French, and how its numbers are written.
+
+MODEL §7: PROPULSION (MotorPower), the targets (ManualTargetVelocity, TARGET Z in the fixed
+world frame), HEIGHT ABOVE GROUND (to the surface detected under the drone) and what the
+motors actually produce (rpm, thrust) are shown separately, so altitude hold is never
+mistaken for terrain following and MotorPower never for thrust. Units are SI; degrees only
+for headings. Pure Python: no GL.
+"""
+
+from __future__ import annotations
+
+import math
+
+LANGUAGES = ("en", "fr")
+
+LABELS: dict[str, tuple[str, str]] = {  # id → (English, French)
+    "flight": ("FLIGHT", "VOL"),
+    "propulsion": ("PROPULSION", "PROPULSION"),
+    "mode": ("MODE", "MODE"),
+    "assist": ("ASSIST", "ASSISTANCE"),
+    "target_vel": ("TARGET VEL", "VITESSE CIBLE"),
+    "target_z": ("TARGET Z", "CIBLE Z"),
+    "height": ("HEIGHT ABOVE GROUND", "HAUTEUR SOL"),
+    "h_speed": ("H SPEED", "VITESSE H"),
+    "v_speed": ("V SPEED", "VITESSE V"),
+    "motors": ("MOTORS (PRODUCED)", "MOTEURS (PRODUIT)"),
+    "battery": ("BATTERY", "BATTERIE"),
+    "voltage": ("VOLTAGE", "TENSION"),
+    "power": ("POWER", "PUISSANCE"),
+    "damage": ("DAMAGE", "DÉGÂTS"),
+    "wind": ("WIND", "VENT"),
+    "mission": ("MISSION", "MISSION"),
+    "camera": ("CAMERA", "CAMÉRA"),
+    "world": ("world", "monde"),
+    "from": ("from", "de"),
+    "none": ("none", "aucune"),
+    "nothing_below": ("nothing below", "rien dessous"),
+    "calm": ("calm", "calme"),
+    "armed": ("ARMED", "ARMÉ"),
+    "disarmed": ("MOTORS OFF", "MOTEURS COUPÉS"),
+    "rain_note": ("Rain: visual only — its effects on flight are not modelled",
+                  "Pluie : visuelle seulement — ses effets sur le vol ne sont pas modélisés"),
+    "hints": ("Tab menu · C camera · Esc pause · F11 fullscreen",
+              "Tab menu · C caméra · Échap pause · F11 plein écran"),
+    "menu": ("MENU", "MENU"),
+    "menu_hint": ("↑↓ choose · Enter/A select · Tab/B close", "↑↓ choisir · Entrée/A valider · Tab/B fermer"),
+    "paused": ("PAUSED", "PAUSE"),
+    "pause_hint": ("↑↓ choose · ←→ change · Enter/A select · Esc resume",
+                   "↑↓ choisir · ←→ modifier · Entrée/A valider · Échap reprendre"),
+    "controls": ("CONTROLS", "COMMANDES"),
+    "entry_resume": ("Resume", "Reprendre"),
+    "entry_camera": ("Camera", "Caméra"),
+    "entry_volume": ("Volume", "Volume"),
+    "entry_language": ("Language (HUD)", "Langue (HUD)"),
+    "entry_vsync": ("V-sync", "Synchro verticale"),
+    "entry_fps_cap": ("Frame-rate cap", "Limite d'images/s"),
+    "entry_fullscreen": ("Fullscreen", "Plein écran"),
+    "entry_controls": ("Controls", "Commandes"),
+    "entry_quit": ("Quit", "Quitter"),
+    "on": ("on", "oui"),
+    "off": ("off", "non"),
+    "no_cap": ("none", "aucune"),
+}
+
+MODES: dict[str, tuple[str, str]] = {
+    "manual": ("MANUAL STABILISED", "MANUEL STABILISÉ"),
+    "angle": ("ANGLE (LAB)", "ANGLE (LABO)"),
+    "acro": ("ACRO (LAB)", "ACRO (LABO)"),
+    "takeoff": ("TAKE-OFF", "DÉCOLLAGE"),
+    "landing": ("LANDING", "ATTERRISSAGE"),
+    "mission": ("MISSION", "MISSION"),
+}
+
+CAMERAS: dict[str, tuple[str, str]] = {
+    "chase": ("CHASE", "POURSUITE"),
+    "fpv": ("FIRST PERSON", "VUE PILOTE"),
+    "top": ("MAP", "CARTE"),
+}
+
+MENU_ENTRIES: dict[str, tuple[str, str]] = {
+    "manual": ("Manual", "Manuel"),
+    "takeoff": ("Take off", "Décollage"),
+    "land": ("Land", "Atterrissage"),
+    "mission": ("Mission", "Mission"),
+    "restart": ("Restart", "Recommencer"),
+    "angle": ("Angle (lab)", "Angle (labo)"),
+    "acro": ("Acro (lab)", "Acro (labo)"),
+}
+
+MISSION_STATUS: dict[str, tuple[str, str]] = {  # flight/assists.py MissionState.status
+    "idle": ("idle", "inactive"),
+    "climbing": ("climbing", "montée"),
+    "transit": ("transit", "transit"),
+    "descending": ("descending", "descente"),
+    "arrived": ("arrived", "arrivée"),
+    "interrupted": ("interrupted", "interrompue"),
+    "refused": ("refused", "refusée"),
+}
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "controller_connected": ("Controller connected: {0}", "Manette connectée : {0}"),
+    "controller_disconnected": ("Controller disconnected: {0}", "Manette déconnectée : {0}"),
+    "landing_refused": ("Landing refused: {0}", "Atterrissage refusé : {0}"),
+    "mission_interrupted": ("Mission interrupted: {0}", "Mission interrompue : {0}"),
+    "mission_refused": ("Mission refused: {0}", "Mission refusée : {0}"),
+    "mission_arrived": ("Mission complete: arrived", "Mission terminée : arrivée"),
+    "level_reloaded": ("Level reloaded", "Niveau rechargé"),
+    "level_reloaded_errors": ("Level reloaded with {0} error(s): {1}", "Niveau rechargé avec {0} erreur(s) : {1}"),
+    "battery_low": ("Battery low: {0:.0f} %", "Batterie faible : {0:.0f} %"),
+    "battery_depleted": ("Battery empty: motors off", "Batterie vide : moteurs coupés"),
+    "impact": ("Impact at {0:.1f} m/s", "Choc à {0:.1f} m/s"),
+    "camera": ("Camera: {0}", "Caméra : {0}"),
+    "screenshot": ("Screenshot saved: {0}", "Capture enregistrée : {0}"),
+}
+
+ACTIONS: dict[str, tuple[str, str]] = {  # game/input/keyboard.py's actions
+    "move_forward": ("forward", "avancer"),
+    "move_back": ("back", "reculer"),
+    "move_left": ("left", "gauche"),
+    "move_right": ("right", "droite"),
+    "yaw_left": ("yaw left", "lacet gauche"),
+    "yaw_right": ("yaw right", "lacet droite"),
+    "power_up": ("MotorPower +", "MotorPower +"),
+    "power_down": ("MotorPower −", "MotorPower −"),
+    "climb": ("climb", "monter"),
+    "descend": ("descend", "descendre"),
+    "confirm": ("confirm (menu)", "valider (menu)"),
+    "brake": ("brake", "freiner"),
+    "takeoff": ("take off", "décoller"),
+    "land": ("land", "atterrir"),
+    "menu": ("menu", "menu"),
+    "camera": ("camera", "caméra"),
+    "pause": ("pause", "pause"),
+    "restart": ("restart", "recommencer"),
+    "fullscreen": ("fullscreen", "plein écran"),
+    "screenshot": ("screenshot", "capture d'écran"),
+}
+
+MOTOR_NAMES = ("FR", "RR", "RL", "FL")  # motor index 0..3 (MODEL §2)
+
+
+def _index(language: str) -> int:
+    return 1 if language == "fr" else 0
+
+
+def label(key: str, language: str) -> str:
+    return LABELS[key][_index(language)]
+
+
+def action_name(action: str, language: str) -> str:
+    pair = ACTIONS.get(action)
+    return pair[_index(language)] if pair else action.replace("_", " ")
+
+
+def mode_name(mode: str, language: str) -> str:
+    pair = MODES.get(mode)
+    return pair[_index(language)] if pair else mode.upper()
+
+
+def camera_name(camera: str, language: str) -> str:
+    pair = CAMERAS.get(camera)
+    return pair[_index(language)] if pair else camera.upper()
+
+
+def menu_entry(entry_id: str, fallback: str, language: str) -> str:
+    pair = MENU_ENTRIES.get(entry_id)
+    return pair[_index(language)] if pair else fallback
+
+
+def mission_status(status: str, language: str) -> str:
+    pair = MISSION_STATUS.get(status)
+    return pair[_index(language)] if pair else status
+
+
+def message(key: str, language: str, *args) -> str:
+    return MESSAGES[key][_index(language)].format(*args)
+
+
+def is_assist(mode: str) -> bool:
+    return mode in ("takeoff", "landing", "mission")
+
+
+# -- numbers --------------------------------------------------------------------------------
+def signed(value: float, decimals: int = 1) -> str:
+    """'+1.2', '-0.4'; never '-0.0'."""
+    if abs(value) < 0.5 * 10.0 ** -decimals:
+        value = 0.0
+    return f"{value:+.{decimals}f}"
+
+
+def heading_deg(x: float, y: float) -> int:
+    """Heading of a world vector in whole degrees counter-clockwise from +X, 0 … 359 (359.7°
+    reads 000°, not 360°)."""
+    return round(math.degrees(math.atan2(y, x))) % 360
+
+
+def target_velocity_text(v, language: str) -> str:
+    """'4.0 m/s → 090°' (horizontal setpoint and its world heading); '0.0 m/s' at rest."""
+    h = math.hypot(v[0], v[1])
+    if h < 0.05:
+        return "0.0 m/s"
+    return f"{h:.1f} m/s → {heading_deg(v[0], v[1]):03d}°"
+
+
+def wind_text(wind, language: str) -> str:
+    """Speed and the direction it blows *from* (as weather reports say), horizontal."""
+    speed = math.hypot(wind[0], wind[1])
+    if speed < 0.05:
+        return label("calm", language)
+    return f"{speed:.1f} m/s {label('from', language)} {heading_deg(-wind[0], -wind[1]):03d}°"
+
+
+def thousands(value: float) -> str:
+    """16 436 → '16 436' (a thin grouping that reads the same in both languages)."""
+    return f"{value:,.0f}".replace(",", " ")

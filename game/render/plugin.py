@@ -1,0 +1,100 @@
+"""The RENDER-stage plugin: what the window adds to the App so it can be seen.
+
+`RenderPlugin(renderer)` adds `PrepareFrame` to the RENDER stage (it runs after the frame's
+fixed ticks, so the pose it interpolates is the newest) and turns the game's events into HUD
+messages. Only the window adds it: the headless Simulation has no RENDER-stage system.
+"""
+
+from __future__ import annotations
+
+import esper
+
+from engine.app import App
+from engine.stages import Stage
+from game import events
+from game.render import hud_text as T
+from game.render.hud import WARN, YELLOW
+
+
+class PrepareFrame(esper.Processor):
+    """RENDER stage: interpolate the drone, turn the props, move the cameras, refresh the HUD."""
+
+    def __init__(self, renderer) -> None:
+        self.renderer = renderer
+
+    def process(self, dt: float) -> None:
+        self.renderer.prepare(dt)
+
+
+class HudMessages:
+    """Turns game events into HUD message lines, in the HUD's language (a long-lived handler)."""
+
+    def __init__(self, renderer) -> None:
+        self.renderer = renderer
+
+    def _say(self, key: str, *args, colour=None) -> None:
+        hud = self.renderer.hud
+        text = T.message(key, self.renderer.language, *args)
+        if colour is None:
+            hud.message(text)
+        else:
+            hud.message(text, colour)
+
+    def on_message(self, text: str) -> None:
+        self.renderer.hud.message(str(text))
+
+    def on_controller_connected(self, name: str) -> None:
+        self._say("controller_connected", name)
+
+    def on_controller_disconnected(self, name: str) -> None:
+        self._say("controller_disconnected", name, colour=YELLOW)
+
+    def on_landing_refused(self, reason: str) -> None:
+        self._say("landing_refused", reason, colour=WARN)
+
+    def on_mission_status(self, status: str, waypoint_index: int = -1, *rest) -> None:
+        if status in ("interrupted", "refused"):
+            reason = (self.renderer.telemetry().mission or {}).get("reason") or "—"
+            self._say(f"mission_{status}", reason, colour=WARN)
+        elif status == "arrived":
+            self._say("mission_arrived")
+        self.renderer.hud.refresh_soon()
+
+    def on_level_reloaded(self, errors) -> None:
+        errors = list(errors or [])
+        if errors:
+            self._say("level_reloaded_errors", len(errors), errors[0], colour=WARN)
+        else:
+            self._say("level_reloaded")
+
+    def on_battery_low(self, fraction: float) -> None:
+        self._say("battery_low", 100.0 * fraction, colour=YELLOW)
+
+    def on_battery_depleted(self) -> None:
+        self._say("battery_depleted", colour=WARN)
+
+    def on_impact(self, speed_m_s: float, normal=None, damage: float = 0.0, *rest) -> None:
+        if speed_m_s >= 1.0:
+            self._say("impact", speed_m_s, colour=YELLOW)
+
+
+class RenderPlugin:
+    name = "render"
+
+    def __init__(self, renderer) -> None:
+        self.renderer = renderer
+        self.messages = HudMessages(renderer)
+
+    def build(self, app: App) -> None:
+        app.add_system(PrepareFrame(self.renderer), Stage.RENDER)
+        m = self.messages
+        for event, handler in ((events.MESSAGE, m.on_message),
+                               (events.CONTROLLER_CONNECTED, m.on_controller_connected),
+                               (events.CONTROLLER_DISCONNECTED, m.on_controller_disconnected),
+                               (events.LANDING_REFUSED, m.on_landing_refused),
+                               (events.MISSION_STATUS, m.on_mission_status),
+                               (events.LEVEL_RELOADED, m.on_level_reloaded),
+                               (events.BATTERY_LOW, m.on_battery_low),
+                               (events.BATTERY_DEPLETED, m.on_battery_depleted),
+                               (events.IMPACT, m.on_impact)):
+            app.on(event, handler)

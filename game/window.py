@@ -1,0 +1,327 @@
+"""The game window: `donify play` — a Tello you can see and fly in the street.
+
+The loop owns a headless `Simulation` (the same App the tests drive) and adds what only a
+window needs: the RENDER-stage plugin (and the audio plugin when there is one), the keyboard
+and gamepads writing the Pad, the pause panel and the window's own keys (F11, F12).
+
+One frame (`Game.frame(dt)`): read the devices into the Pad → peek the Pad's presses for the
+camera (RB / C) and pause (START / Esc) → unless paused, `App.update(dt)`: the simulation runs
+as many fixed 1/240 s ticks as the elapsed time allows (independent of the frame rate), and the
+RENDER stage interpolates between the last two ticks → draw. Frame pacing comes from pyglet's
+clock (a frame-rate cap from the settings, or as fast as v-sync lets).
+
+Tests drive the same loop with a fake clock: `game.frame(1 / 60)` then `game.pixels()`.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+
+import pyglet
+
+import game.render  # noqa: F401 (sets pyglet's GL options before pyglet.gl is imported)
+from game.input import InputDevices, apply_input_settings
+from game.render import hud_text
+from game.render.gl import save_png
+from game.render.pause import PausePanel
+from game.render.plugin import RenderPlugin
+from game.render.renderer import Renderer
+from game.settings import load_settings
+from game.simulation import Simulation
+
+log = logging.getLogger("donify.window")
+
+CAPTION = "Donify — Ryze Tello (reconstructed) in the street"
+MIN_SIZE = (320, 240)
+
+
+def _gl_configs():
+    """The GL configurations to try, best first: 8-bit RGBA, a 24-bit depth buffer and no
+    stencil (left to itself EGL picked 16-bit colour with a stencil: slower on llvmpipe, which
+    converts every pixel, and with banding), then whatever GL 3.3 core gives."""
+    yield pyglet.gl.Config(double_buffer=True, red_size=8, green_size=8, blue_size=8, alpha_size=8, depth_size=24,
+                           stencil_size=0, major_version=3, minor_version=3, forward_compatible=True)
+    yield pyglet.gl.Config(double_buffer=True, depth_size=24, major_version=3, minor_version=3, forward_compatible=True)
+
+
+def _open_window(width: int, height: int, **options) -> pyglet.window.Window:
+    for config in _gl_configs():
+        try:
+            return pyglet.window.Window(width, height, caption=CAPTION, resizable=True, config=config, **options)
+        except pyglet.window.NoSuchConfigException:
+            continue
+    return pyglet.window.Window(width, height, caption=CAPTION, resizable=True, **options)
+
+
+class Game:
+    """The game loop around one Simulation, with its window.
+
+    Args:
+        level: level name or path (as `Simulation`).
+        settings: the player's `game.settings.Settings` (default: loaded from the user's file).
+        width, height: window size (default: the settings' window size).
+        visible: show the window (tests and the screenshot command draw into a hidden one).
+        fullscreen: override the settings' fullscreen flag.
+        audio: add the sound (the AUDIO-stage plugin) when this build has it.
+        plugins: extra plugins for the App (mods).
+    """
+
+    def __init__(self, level: str | Path | None = "street", *, settings=None, width: int | None = None,
+                 height: int | None = None, visible: bool = True, fullscreen: bool | None = None,
+                 audio: bool = True, plugins=(), strict_mods: bool = False) -> None:
+        self.settings = settings if settings is not None else load_settings()
+        display = self.settings.display
+        w, h = (width or display.window_size[0]), (height or display.window_size[1])
+        full = display.fullscreen if fullscreen is None else fullscreen
+        self.sim = Simulation(level=level, plugins=plugins, strict_mods=strict_mods)
+        self.app = self.sim.app
+        try:
+            self.window = _open_window(w, h, vsync=display.vsync, visible=visible, fullscreen=full)
+        except BaseException:
+            self.sim.close()
+            raise
+        self.window.set_minimum_size(*MIN_SIZE)
+        self.window.switch_to()
+        fb_w, fb_h = self.window.get_framebuffer_size()
+        try:
+            self.renderer = Renderer(self.app, self.window.width, self.window.height, self.sim.telemetry,
+                                     camera=self.settings.camera.default_view, language=self.settings.language)
+        except BaseException:
+            self.window.close()
+            self.sim.close()
+            raise
+        self.renderer.resize(self.window.width, self.window.height, fb_w, fb_h)
+        self.app.add_plugin(RenderPlugin(self.renderer))
+        self.audio = self._add_audio() if audio else None
+        self.pause = PausePanel(self.settings, self._apply_setting)
+        self.renderer.pause = self.pause
+        self.renderer.bindings = _bindings_table(self.settings)
+        self.devices = InputDevices(self.sim.pad, self.settings, emit=self.app.emit, on_action=self.on_action)
+        apply_input_settings(self.app, self.settings)
+        self.window.push_handlers(on_key_press=self._swallow_escape)  # below the keyboard: Esc never closes
+        self.window.push_handlers(self.devices.keyboard)
+        self.window.push_handlers(on_resize=self.on_resize, on_draw=self.on_draw, on_close=self.on_close,
+                                  on_deactivate=self.on_deactivate)
+        self.devices.start()
+        self.running = True
+        self.frame_times: list[float] = []
+        self._scheduled = None
+        for line in getattr(self.settings, "warnings", []):
+            self.renderer.hud.message(line)
+
+    def _add_audio(self):
+        """The sound's AUDIO-stage system (it reads the volumes from the settings as they
+        change), or None when this build or this machine has none: the game stays silent."""
+        try:
+            from game.audio import AudioPlugin  # noqa: PLC0415
+        except ImportError:
+            return None
+        plugin = AudioPlugin(settings=self.settings)
+        try:
+            self.app.add_plugin(plugin)
+        except Exception as exc:  # noqa: BLE001 (no sound is never a reason not to fly)
+            log.warning("audio off: %s: %s", type(exc).__name__, exc)
+            return None
+        return plugin.system
+
+    # -- one frame -------------------------------------------------------------------------
+    def frame(self, dt: float) -> None:
+        """Input, simulation (unless paused) and the RENDER stage's preparation; then draw."""
+        self.step(dt)
+        self.draw()
+
+    def step(self, dt: float) -> None:
+        self.devices.poll(dt)
+        pad = self.sim.pad
+        presses = list(pad.presses)
+        if self.pause.open:
+            pad.presses.clear()  # the paused simulation must not see them later
+            self.pause.read_pad(pad, presses)
+            return
+        if "START" in presses:
+            pad.presses.clear()
+            self.pause.toggle()
+            if self.audio is not None:
+                self.audio.suspend()
+            return
+        if "RB" in presses:
+            self.renderer.cycle_camera()
+        if dt > 0.0:
+            self.sim.step(dt)
+
+    def draw(self) -> None:
+        self.window.switch_to()
+        self.renderer.draw()
+
+    def pixels(self):
+        """The last drawn frame as a (height, width, 4) RGBA array, top row first."""
+        self.window.switch_to()
+        return self.renderer.pixels()
+
+    # -- window events ---------------------------------------------------------------------
+    def on_resize(self, width: int, height: int):
+        fb_w, fb_h = self.window.get_framebuffer_size()
+        self.resize(width, height, fb_w, fb_h)
+        return pyglet.event.EVENT_HANDLED
+
+    def resize(self, width: int, height: int, fb_width: int | None = None, fb_height: int | None = None) -> None:
+        self.window.switch_to()
+        self.renderer.resize(width, height, fb_width, fb_height)
+
+    def on_draw(self):
+        self.renderer.draw()
+        return pyglet.event.EVENT_HANDLED
+
+    @staticmethod
+    def _swallow_escape(symbol: int, modifiers: int):
+        """pyglet closes a window on Esc by default; here Esc is a game key (pause)."""
+        if symbol == pyglet.window.key.ESCAPE:
+            return pyglet.event.EVENT_HANDLED
+        return None
+
+    def on_deactivate(self):
+        self.devices.keyboard.release_all()
+
+    def on_close(self):
+        self.quit()
+        return pyglet.event.EVENT_HANDLED
+
+    def on_action(self, action: str) -> None:
+        """The keyboard's window actions: F11 fullscreen, F12 screenshot."""
+        if action == "fullscreen":
+            self.settings.set("display.fullscreen", not self.window.fullscreen)
+            self._apply_setting("display.fullscreen")
+        elif action == "screenshot":
+            try:
+                self.save_screenshot()
+            except OSError as exc:  # a full disk or a read-only folder: say so, keep flying
+                self.renderer.hud.message(f"screenshot not saved: {exc.strerror or exc}")
+
+    def save_screenshot(self, path: str | Path | None = None) -> Path:
+        if path is None:
+            import platformdirs  # noqa: PLC0415
+
+            folder = Path(platformdirs.user_pictures_dir()) / "Donify"
+            path = folder / time.strftime("donify-%Y%m%d-%H%M%S.png")
+        path = Path(path)
+        self.draw()
+        save_png(self.pixels(), path)
+        self.renderer.hud.message(hud_text.message("screenshot", self.renderer.language, path))
+        return path
+
+    def _apply_setting(self, key: str) -> None:
+        s = self.settings
+        if key == "camera.default_view":
+            self.renderer.select_camera(s.camera.default_view)
+        elif key == "language":
+            self.renderer.set_language(s.language)
+        elif key == "display.vsync":
+            self.window.set_vsync(s.display.vsync)
+        elif key == "display.fps_cap":
+            if self._scheduled is not None:
+                self._schedule()
+        elif key == "display.fullscreen":
+            try:
+                self.window.set_fullscreen(s.display.fullscreen)
+            except Exception as exc:  # noqa: BLE001 (some window systems refuse: say so, keep playing)
+                self.renderer.hud.message(f"fullscreen: {exc}")
+        elif key == "resume":
+            self.devices.keyboard.release_all()
+            self.sim.pad.neutral()  # what was held to navigate the panel must not reach the flight
+            if self.audio is not None:
+                self.audio.resume()
+        elif key == "quit":
+            self.quit()
+
+    # -- running ---------------------------------------------------------------------------
+    def _tick(self, dt: float) -> None:
+        if not self.running:
+            return
+        start = time.perf_counter()
+        self.step(dt)
+        if self.running:
+            self.window.draw(dt)  # switch_to, on_draw, flip
+            self.frame_times.append(time.perf_counter() - start)
+            del self.frame_times[:-240]
+
+    def _schedule(self) -> None:
+        if self._scheduled is not None:
+            pyglet.clock.unschedule(self._tick)
+        cap = self.settings.display.fps_cap
+        if cap > 0:
+            pyglet.clock.schedule_interval(self._tick, 1.0 / cap)
+        else:
+            pyglet.clock.schedule(self._tick)
+        self._scheduled = cap
+
+    def run(self) -> int:
+        """The event loop, until the window is closed or Quit is chosen."""
+        self._schedule()
+        try:
+            pyglet.app.run(None)
+        finally:
+            self.quit()
+        return 0
+
+    def quit(self) -> None:
+        if not self.running:
+            return
+        self.running = False
+        if self._scheduled is not None:
+            pyglet.clock.unschedule(self._tick)
+            self._scheduled = None
+        if self.pause.changed and getattr(self.settings, "path", None) is not None:
+            self.settings.save()
+        try:
+            self.devices.stop()
+            if self.audio is not None:
+                self.audio.close()
+        finally:
+            self.close()
+            pyglet.app.exit()
+
+    def close(self) -> None:
+        """Free the GL objects, the window and the simulation (tests call it directly)."""
+        self.running = False
+        if getattr(self, "audio", None) is not None:
+            self.audio.close()
+        if getattr(self, "renderer", None) is not None:
+            try:
+                self.window.switch_to()
+                self.renderer.delete()
+            except Exception:  # noqa: BLE001 (the context may already be gone)
+                pass
+            self.renderer = None
+        try:
+            self.window.close()
+        except Exception:  # noqa: BLE001
+            pass
+        self.sim.close()
+
+
+def _bindings_table(settings) -> list[tuple[str, str]]:
+    """(action, keys) for the pause panel's controls list, from the settings' bindings."""
+    keys = getattr(getattr(settings, "controls", None), "keys", {}) or {}
+    rows = []
+    for action, names in keys.items():
+        rows.append((action, " / ".join(names) if names else "—"))
+    return rows
+
+
+def play(level: str = "street", plugins=(), strict_mods: bool = False) -> int:
+    """`donify play`: open the window and fly; one line and the headless demo without a display.
+
+    `plugins` are mods (game.plugins.discover_mods); one whose build fails is reported and
+    skipped unless `strict_mods`.
+    """
+    try:
+        game = Game(level, plugins=plugins, strict_mods=strict_mods)
+    except (pyglet.window.NoSuchDisplayException, pyglet.gl.ContextException, pyglet.window.NoSuchConfigException,
+            OSError) as exc:
+        print(f"donify: cannot open the game window ({type(exc).__name__}: {exc}): running the headless demo flight")
+        from game.demo import run_demo  # noqa: PLC0415
+
+        return run_demo(level)
+    return game.run()
