@@ -26,6 +26,9 @@ def _parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="open the game window (headless demo flight where there is no display)")
     play.add_argument("--level", default="street", help="level name or path (default: street)")
     play.add_argument("--demo", action="store_true", help="run the headless demo flight instead of the window")
+    play.add_argument("--mods", metavar="DIR", action="append", default=None,
+                      help="a folder of mods to load (default: ./mods and the user data folder's mods/)")
+    play.add_argument("--strict-mods", action="store_true", help="a broken mod is an error instead of being skipped")
 
     demo = sub.add_parser("demo", help="fly the headless demo and print a flight summary")
     demo.add_argument("--level", default="street", help="level name or path (default: street)")
@@ -69,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command in (None, "play"):
-            return _play(getattr(args, "level", "street"), getattr(args, "demo", False))
+            return _play(getattr(args, "level", "street"), getattr(args, "demo", False),
+                         getattr(args, "mods", None), getattr(args, "strict_mods", False))
         if args.command == "demo":
             return _demo(args.level)
         if args.command == "fly":
@@ -106,17 +110,31 @@ def main(argv: list[str] | None = None) -> int:
     return 2
 
 
-def _play(level: str, demo: bool) -> int:
+def _play(level: str, demo: bool, mod_dirs: list[str] | None = None, strict_mods: bool = False) -> int:
     if demo or not has_display():
         if not demo:
             print("donify: no display found: running the headless demo flight instead of the window")
         return _demo(level)
+    from game.plugins import ModError, discover_mods, mod_folders  # noqa: PLC0415
+
+    plugins = []
     try:
+        for i, folder in enumerate(mod_folders(mod_dirs)):
+            # problems are logged, one line each; entry-point mods are found with the first folder
+            found, _problems = discover_mods(folder, strict=strict_mods, entry_point_mods=i == 0)
+            plugins += found
         from game.window import play  # noqa: PLC0415 (pyglet is imported only when a window is wanted)
     except ImportError:
         print("donify: the game window is not available in this build: running the headless demo flight")
         return _demo(level)
-    return play(level)
+    except ModError as exc:  # --strict-mods: a broken mod stops the start, in one line
+        print(f"donify: {exc}", file=sys.stderr)
+        return 1
+    try:
+        return play(level, plugins=plugins, strict_mods=strict_mods)
+    except ModError as exc:
+        print(f"donify: {exc}", file=sys.stderr)
+        return 1
 
 
 def _check_levels(files: list[str]) -> int:

@@ -103,7 +103,18 @@ def _plugin_from(obj, origin: str) -> Plugin:
     return plugin
 
 
-def discover_mods(mods_dir: Path | None = None, strict: bool = False) -> tuple[list[Plugin], list[str]]:
+def mod_folders(explicit: list[str] | None = None) -> list[Path]:
+    """Where mods are looked for: the folders given, else ./mods and the user data folder's
+    mods/ (platformdirs). Entry-point mods are found once, with the first folder."""
+    if explicit:
+        return [Path(p) for p in explicit]
+    import platformdirs  # noqa: PLC0415
+
+    return [Path("mods"), Path(platformdirs.user_data_dir("donify")) / "mods"]
+
+
+def discover_mods(mods_dir: Path | None = None, strict: bool = False,
+                  entry_point_mods: bool = True) -> tuple[list[Plugin], list[str]]:
     """Plugins from the `donify.plugins` entry points and from `mods_dir/*.py` (each module
     exposing `plugin`). Returns (plugins, one-line problems)."""
     plugins: list[Plugin] = []
@@ -111,11 +122,11 @@ def discover_mods(mods_dir: Path | None = None, strict: bool = False) -> tuple[l
 
     def fail(line: str, exc: BaseException | None = None) -> None:
         if strict:
-            raise ModError(line) from exc
+            raise ModError(line.replace(": skipped:", ": broken mod (strict mode):")) from exc
         problems.append(line)
         log.warning(line)
 
-    for ep in entry_points(group="donify.plugins"):
+    for ep in entry_points(group="donify.plugins") if entry_point_mods else ():
         try:
             plugins.append(_plugin_from(ep.load(), f"entry point {ep.name}"))
         except Exception as exc:  # a broken mod must never stop the game
