@@ -49,7 +49,6 @@ class _FixedStages(esper.Processor):
         for _ in range(app._ticks_this_frame):
             for system in systems:
                 system.process(tick_s)
-            app.clock_ticks_done += 1
 
 
 class App:
@@ -58,7 +57,6 @@ class App:
     def __init__(self, tick_hz: int = 240, max_frame_s: float = 0.25) -> None:
         self.world_name = f"donify-{next(_world_ids)}"
         self.clock = FixedStepClock(tick_hz, max_frame_s)
-        self.clock_ticks_done = 0
         self.resources: dict[type, Any] = {}
         self.plugins: list[Plugin] = []
         self._fixed_systems: list[esper.Processor] = []
@@ -113,13 +111,12 @@ class App:
     def systems(self) -> list[tuple[Stage, str]]:
         """Every system with its stage, in the order a frame runs them."""
         self.activate()
-        frame = [(s, p) for p in esper._processors for s in ORDER if s.priority == p.priority and not s.fixed]  # noqa: SLF001
+        stage_of = {s.priority: s for s in ORDER}
+        frame = [(stage_of[p.priority], p) for p in esper._processors if not isinstance(p, _FixedStages)]  # noqa: SLF001
+        fixed = list(zip(self._fixed_stage_of, self._fixed_systems))
         out: list[tuple[Stage, str]] = []
         for stage in ORDER:
-            if stage.fixed:
-                out += [(st, type(p).__name__) for st, p in zip(self._fixed_stage_of, self._fixed_systems) if st is stage]
-            else:
-                out += [(st, type(p).__name__) for st, p in frame if st is stage]
+            out += [(st, type(p).__name__) for st, p in (fixed if stage.fixed else frame) if st is stage]
         return out
 
     def get_system(self, kind: type[R]) -> R | None:

@@ -24,7 +24,6 @@ from components.pilot import Pad
 from components.world import Collider, Trail
 from engine.app import App, Plugin
 from flight import quat
-from flight.dynamics import rotor_thrust
 from flight.vehicle import RPM_TO_RAD_S, Vehicle, default_vehicle, load_vehicle
 from game import events
 from game.plugins import build_mods, default_plugins
@@ -37,7 +36,6 @@ from world.level import Level, load_level
 from world.weather import check_weather
 
 FRAME_S = 1.0 / 60.0
-_DEFAULT = object()
 
 
 def _check_vector(name: str, value, length: int = 3) -> tuple[float, ...]:

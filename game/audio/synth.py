@@ -17,7 +17,6 @@ the impact speed (full at `IMPACT_FULL_SPEED_M_S`).
 from __future__ import annotations
 
 import io
-import math
 import wave
 
 import numpy as np

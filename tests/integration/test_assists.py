@@ -10,7 +10,6 @@ import math
 
 import pytest
 
-from components.flight import Battery, RigidBody
 from components.world import Collider
 from flight.assists import LANDING_MAX_SPEED_M_S, MISSION_SPEED_M_S, TAKEOFF_HEIGHT_M, landing_refusal
 from world.level import Box, load_level

@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from components.flight import RigidBody, Rotors
+from components.flight import Rotors
 from tests import model
 
 FRAME = 1 / 60
