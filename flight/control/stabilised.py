@@ -127,14 +127,16 @@ def stabilised_outer(ctl, p, body, targets, density_kg_m3, max_thrust_n, dt_s):
     ax = p[K_VEL] * ex + ctl[VEL_INTEGRAL] + drag_ff * sx
     ay = p[K_VEL] * ey + ctl[VEL_INTEGRAL + 1] + drag_ff * sy
 
-    # thrust available for translation (the rest is kept for attitude torques)
-    a_total_max = 4.0 * max_thrust_n * p[TRANSLATION_SHARE] / m
+    # the vertical may use all the thrust there is; horizontal acceleration only what is left
+    # of the share not kept for attitude torques
+    a_full = 4.0 * max_thrust_n / m
     fz = az + g
-    z_saturated = fz > a_total_max or fz < 0.0
-    fz = min(max(fz, 0.05 * g), a_total_max) if a_total_max > 0.05 * g else a_total_max
+    z_saturated = fz > a_full or fz < 0.0
+    fz = min(max(fz, 0.05 * g), a_full) if a_full > 0.05 * g else a_full
     # the tilt limit and the remaining thrust bound the horizontal acceleration
     a_h = math.hypot(ax, ay)
-    room = a_total_max * a_total_max - fz * fz
+    a_shared = a_full * p[TRANSLATION_SHARE]
+    room = a_shared * a_shared - fz * fz
     a_h_max = min(fz * p[TAN_MAX_TILT], math.sqrt(room) if room > 0.0 else 0.0)
     xy_saturated = a_h > a_h_max
     if xy_saturated:

@@ -233,3 +233,17 @@ def test_exactly_zero_means_no_thrust_in_every_mode(make_sim):
     sim.run(0.5)
     (rotors,) = sim.components(Rotors)
     assert list(rotors.thrust_command_n) == [0.0] * 4 and max(rotors.speed_rad_s) == 0.0
+
+
+def test_under_thrust_saturation_altitude_comes_before_speed(make_sim):
+    # thin air: at 0.7 kg/m³ the rotors' thrust is 0.7/1.225 of sea level's at equal speed, so
+    # hover needs ω ≈ 1721·√(1.225/0.7) ≈ 2277 rad/s (21 700 rpm) of the ≈ 23 000 available:
+    # too little is left to tilt 16.6° and carry 8 m/s against drag
+    sim = armed_hover(make_sim, 2.0, density=0.7)
+    flick(sim, (0.0, 1.0))
+    log = record(sim, 10.0)
+    assert all(abs(t.position[2] - 50.0) < 0.2 for t in log)  # altitude kept …
+    assert max(tilt_deg(t) for t in log) <= 25.0 + 1e-6  # … attitude kept …
+    speed = math.hypot(*log[-1].velocity[:2])
+    assert 1.0 < speed < 7.5  # … and the horizontal speed gives way
+    assert math.hypot(*log[-1].target_velocity[:2]) == pytest.approx(8.0)  # though still asked
