@@ -41,6 +41,13 @@ class ResolveContacts(esper.Processor):
             solver.set_geometry(active.geometry)
             self._version = active.version
         params = solver.params
+        if active.geometry.ground_z_m is None and not solver.has_solids:
+            # the empty lab world: nothing to touch, nothing under the drone
+            for _, col in esper.get_component(Collider):
+                col.contact = col.resting = False
+                col.contact_id = col.support_id = col.support_height_m = col.height_above_ground_m = None
+            self._just_placed = False
+            return
         for _, (body, col) in esper.get_components(RigidBody, Collider):
             was_resting = col.resting
             # plain floats for the narrow phase: numpy scalars would cost ten times more

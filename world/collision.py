@@ -133,7 +133,7 @@ class ContactSolver:
     def set_geometry(self, geometry: LevelGeometry) -> None:
         """Fly against new geometry from the next tick on (hot reload)."""
         self.geometry = geometry
-        self._has_solids = bool(geometry.boxes or geometry.cylinders)
+        self.has_solids = bool(geometry.boxes or geometry.cylinders)
         self._column: tuple[float, float, float] | None = None  # centre x, y and top z of the cache
         self._boxes: list[tuple[BoxRow, float, float, float, float, float, float]] = []  # with its grown bounding box
         self._cylinders: list[CylinderRow] = []
@@ -215,7 +215,7 @@ class ContactSolver:
                     impact = speed
 
         boxes = cylinders = ()
-        if self._has_solids:
+        if self.has_solids:
             col = self._column
             m = self.margin_m
             if (col is None or not (-m <= p[0] - col[0] <= m and -m <= p[1] - col[1] <= m and p[2] <= col[2]
