@@ -68,9 +68,11 @@ class RigidBody(_ArrayComponent):
     angular_velocity = _vector(L.OMEGA, 3, "rad/s, body")
     acceleration = _vector(L.ACC, 3, "m/s², world, last sub-step")
     previous_position = _vector(L.PREV_POS, 3, "m, world, before the last sub-step (render interpolation)")
+    previous_quaternion = _vector(L.PREV_QUAT, 4, "x, y, z, w before the last sub-step (render interpolation)")
 
     def _defaults(self) -> None:
         self.state[L.QUAT + 3] = 1.0
+        self.state[L.PREV_QUAT + 3] = 1.0
 
 
 class Rotors(_ArrayComponent):

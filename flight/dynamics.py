@@ -28,7 +28,7 @@ from flight.battery import step_battery
 from flight.jit import njit
 from flight.layout import (
     ACC, AERO_H, ARMED, CDA, DAMP_LIN, DAMP_QUAD, GRAVITY, INERTIA, KT, MASS, MAX_SPEED, OMEGA,
-    POS, PREV_POS, QUAT, REACTION, RHO0, ROTOR_SPIN, ROTOR_X, ROTOR_Y, SETPOINT, SPEED, TAU_DOWN,
+    POS, PREV_POS, PREV_QUAT, QUAT, REACTION, RHO0, ROTOR_SPIN, ROTOR_X, ROTOR_Y, SETPOINT, SPEED, TAU_DOWN,
     TAU_UP, THRUST, VEL,
 )
 
@@ -118,6 +118,8 @@ def step_body(body, rotors, p, density_kg_m3: float, wind_m_s, dt_s: float) -> N
         body[VEL + i] += acc[i] * dt_s
 
     # attitude: turn by the mid-step body rate, q ⊗ exp(½ ω_mid dt)
+    for i in range(4):
+        body[PREV_QUAT + i] = body[QUAT + i]
     mx, my, mz = 0.5 * (wx + nx), 0.5 * (wy + ny), 0.5 * (wz + nz)
     n = math.sqrt(mx * mx + my * my + mz * mz)
     if n * dt_s > 1e-12:

@@ -15,7 +15,8 @@ QUAT = 6  # x, y, z, w; body → world (4)
 OMEGA = 10  # rad/s, body (3)
 ACC = 13  # m/s², world, last sub-step (3)
 PREV_POS = 16  # m, world, before the last sub-step (3)
-BODY_SIZE = 19
+PREV_QUAT = 19  # attitude before the last sub-step (4)
+BODY_SIZE = 23
 
 # ---- Rotors.state --------------------------------------------------------------------------
 SPEED = 0  # rad/s, actual (4)

@@ -79,6 +79,7 @@ def place_at_spawn(app: App) -> None:
     body.acceleration[:] = (0.0, 0.0, 0.0)
     body.angular_velocity[:] = (0.0, 0.0, 0.0)
     body.quaternion[:] = quat.from_axis_angle((0.0, 0.0, 1.0), config.spawn_yaw_rad)
+    body.previous_quaternion[:] = body.quaternion
     rotors.state[:] = 0.0
     fill(battery.state, rotors.state, vehicle.packed)
     ctrl.mode = "manual"

@@ -1,9 +1,9 @@
 """The renderer: prepares a frame from the drone's components and draws it with GL 3.3 core.
 
 `prepare(dt)` runs in the RENDER stage after the frame's fixed ticks: it interpolates the
-drone's position between the last two ticks (`RigidBody.previous_position` → `position` by the
-clock's `alpha`; the attitude is the last tick's — RigidBody keeps no previous attitude, and
-4 ms of rotation does not show), turns each propeller by its actual ω·dt, moves the cameras, refreshes the
+drone's position and attitude between the last two ticks (`RigidBody.previous_position` →
+`position`, `previous_quaternion` → `quaternion`, normalised linear blend, by the clock's
+`alpha`), turns each propeller by its actual ω·dt, moves the cameras, refreshes the
 HUD and the trail, and rebuilds the level's meshes if the level was swapped. `draw()` issues
 the GL calls for the last prepared frame, so a paused game keeps drawing without stepping.
 
@@ -238,7 +238,10 @@ class Renderer:
         alpha = self.app.clock.alpha
         prev, pos = body.previous_position, body.position
         self.position = np.array([prev[i] + (pos[i] - prev[i]) * alpha for i in range(3)])
-        self.rotation = tf.rotation_from_quaternion(body.quaternion)
+        q0, q1 = body.previous_quaternion, body.quaternion
+        sign = -1.0 if float(np.dot(q0, q1)) < 0.0 else 1.0  # the shorter way round
+        q = q0 + (sign * q1 - q0) * alpha
+        self.rotation = tf.rotation_from_quaternion(q / np.linalg.norm(q))
         self.model = self.rotation.copy()
         self.model[:3, 3] = self.position
         tau = 2.0 * math.pi

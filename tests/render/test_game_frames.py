@@ -276,6 +276,26 @@ def test_rendering_interpolates_between_fixed_ticks(make_game):
     assert game.renderer.position == pytest.approx(expected)
 
 
+def test_the_attitude_is_interpolated_too(make_game):
+    from flight import quat
+
+    game = make_game()
+    game.sim.pad.rt = 1.0
+    settle(game, 40)
+    game.sim.pad.right = (1.0, 0.0)  # yawing at full stick: the attitude changes every tick
+    settle(game, 30)
+    game.frame(1.0 / 100.0)
+    (body,) = game.sim.components(RigidBody)
+    alpha = game.app.clock.alpha
+    q0, q1 = tuple(body.previous_quaternion), tuple(body.quaternion)
+    assert q0 != q1 and 0.0 < alpha < 1.0
+    # the blend of two attitudes 1/240 s apart: between them, and at alpha of the way
+    yaw0, yaw1 = quat.to_euler(q0)[2], quat.to_euler(q1)[2]
+    forward = game.renderer.rotation[:3, :3] @ [1.0, 0.0, 0.0]
+    yaw_drawn = math.atan2(forward[1], forward[0])
+    assert yaw_drawn == pytest.approx(yaw0 + (yaw1 - yaw0) * alpha, abs=1e-4)
+
+
 def test_simulation_does_not_depend_on_the_frame_rate(make_game):
     """The same 1 s of play at 30 fps and at 144 fps ends in the same simulated state."""
     states = []
