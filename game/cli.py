@@ -19,8 +19,15 @@ class UsageError(Exception):
     """Bad command-line usage: reported in one line, exit 2."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (and exit 2), like every other bad input."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="donify", description="Donify: fly a small quadrotor (Ryze Tello with guards).")
+    p = _Parser(prog="donify", description="Donify: fly a small quadrotor (Ryze Tello with guards).")
     sub = p.add_subparsers(dest="command")
 
     play = sub.add_parser("play", help="open the game window (headless demo flight where there is no display)")

@@ -31,3 +31,14 @@ def test_bad_level_is_one_line_and_exit_1(tmp_path):
 def test_usage_errors_exit_2(capsys):
     assert cli.main(["bench", "--runs", "0"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_argparse_errors_are_one_line_too(capsys):
+    import pytest
+
+    for argv in (["fly", "--bogus"], ["nosuch"], ["bench", "--runs", "x"]):
+        with pytest.raises(SystemExit) as exc:
+            cli.main(argv)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("donify") and "--help" in err
