@@ -63,17 +63,14 @@ class App:
         self._fixed_stage_of: list[Stage] = []
         self._ticks_this_frame = 0
         self.frame_count = 0
-        with self.active():
-            esper.add_processor(_FixedStages(self), priority=FIXED_STEP_PRIORITY)
+        self.activate()
+        esper.add_processor(_FixedStages(self), priority=FIXED_STEP_PRIORITY)
 
     # -- world context -------------------------------------------------------------------
     def activate(self) -> None:
         """Make this App's world the current esper context."""
         if esper.current_world != self.world_name:
             esper.switch_world(self.world_name)
-
-    def active(self) -> "_Active":
-        return _Active(self)
 
     def close(self) -> None:
         """Delete this App's world (and with it its entities, processors and handlers)."""
@@ -159,15 +156,3 @@ class App:
         esper.process(dt)
         self.frame_count += 1
         return self._ticks_this_frame
-
-
-class _Active:
-    def __init__(self, app: App) -> None:
-        self.app = app
-
-    def __enter__(self) -> App:
-        self.app.activate()
-        return self.app
-
-    def __exit__(self, *exc: object) -> None:
-        return None

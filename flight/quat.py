@@ -79,14 +79,3 @@ def to_euler(q):
     pitch = math.copysign(math.pi / 2, s) if abs(s) >= 1.0 else math.asin(s)
     yaw = math.atan2(2.0 * (w * z + x * y), 1.0 - 2.0 * (y * y + z * z))
     return roll, pitch, yaw
-
-
-def integrate(q, omega_body, dt):
-    """Advance q by a constant body rate over dt: q ⊗ exp(½ ω dt)."""
-    wx, wy, wz = omega_body
-    n = math.sqrt(wx * wx + wy * wy + wz * wz)
-    if n * dt < 1e-12:
-        return q
-    half = 0.5 * n * dt
-    s = math.sin(half) / n
-    return normalise(multiply(q, (wx * s, wy * s, wz * s, math.cos(half))))

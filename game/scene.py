@@ -6,7 +6,6 @@ empty lab world), where the drone spawns, which seed. `Drone` holds the player's
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -142,11 +141,3 @@ def drone_components(app: App, *kinds):
     entity = app.resource(Drone).entity
     app.activate()
     return tuple(esper.component_for_entity(entity, k) for k in kinds)
-
-
-def yaw_of(body: RigidBody) -> float:
-    return quat.to_euler(body.quaternion)[2]
-
-
-def heading_deg(body: RigidBody) -> float:
-    return math.degrees(yaw_of(body))

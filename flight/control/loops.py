@@ -30,20 +30,3 @@ class FlightLoops:
         self.state[L.TORQUE_SCALE_RP] = self.state[L.TORQUE_SCALE_YAW] = 1.0
         self.state[L.Q_SP:L.Q_SP + 4] = quaternion
         self.state[L.HEADING] = quat.to_euler(quaternion)[2]
-
-    # read-only views for telemetry, the HUD and tests
-    @property
-    def rate_setpoint(self):
-        return tuple(self.state[L.RATE_SP:L.RATE_SP + 3])
-
-    @property
-    def torque(self):
-        return tuple(self.state[L.TORQUE:L.TORQUE + 3])
-
-    @property
-    def velocity_integral(self):
-        return tuple(self.state[L.VEL_INTEGRAL:L.VEL_INTEGRAL + 2])
-
-    @property
-    def torque_scale(self):
-        return self.state[L.TORQUE_SCALE_RP], self.state[L.TORQUE_SCALE_YAW]
