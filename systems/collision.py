@@ -19,9 +19,6 @@ from world.collision import ContactParams, ContactSolver, impact_damage
 from world.geometry import ActiveLevel
 
 
-_ARRAY_BACKED = hasattr(RigidBody, "state")
-
-
 class ResolveContacts(esper.Processor):
     def __init__(self, app: App, active: ActiveLevel, params: ContactParams | None = None) -> None:
         self.app = app
@@ -51,13 +48,9 @@ class ResolveContacts(esper.Processor):
         for _, (body, col) in esper.get_components(RigidBody, Collider):
             was_resting = col.resting
             # plain floats for the narrow phase: numpy scalars would cost ten times more
-            if _ARRAY_BACKED:  # the RigidBody keeps its fields in one array (flight/layout.py)
-                values = body.state.tolist()
-                position, velocity = values[POS:POS + 3], values[VEL:VEL + 3]
-                quaternion, previous = values[QUAT:QUAT + 4], values[PREV_POS:PREV_POS + 3]
-            else:
-                position, velocity = list(body.position), list(body.velocity)
-                quaternion, previous = list(body.quaternion), list(body.previous_position)
+            values = body.state.tolist()
+            position, velocity = values[POS:POS + 3], values[VEL:VEL + 3]
+            quaternion, previous = values[QUAT:QUAT + 4], values[PREV_POS:PREV_POS + 3]
             solver.step(position, previous, velocity, quaternion, None, col.size_m, dt)
             contact = solver.contact
             if solver.resting:
