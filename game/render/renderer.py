@@ -91,8 +91,10 @@ class Renderer:
         self.vehicle = config.vehicle
         self.lit = load_program("lit")
         self.ui = load_program("ui")
+        self.panels = load_program("panels")
         self.u = _Uniforms(self.lit)
         self.u_ui = _Uniforms(self.ui)
+        self.u_panels = _Uniforms(self.panels)
 
         self.drone = build_drone(self.vehicle)
         self.body_mesh = self._static(self.drone.body)
@@ -408,8 +410,6 @@ class Renderer:
         gl.glDisable(gl.GL_DEPTH_TEST)
         self.ui.use()
         self.u_ui["u_projection"] = ui_projection
-        self.u_ui["u_depth"] = 0.0
-        self.u_ui["u_rgba"] = 0.0
         self.u_ui["u_glyphs"] = 0
         if self.show_hud:
             self.hud.draw(self.ui)
@@ -422,8 +422,9 @@ class Renderer:
         """The HUD's readout panels, first and opaque at the nearest depth (the scene behind
         them then fails the depth test instead of being shaded and covered). Panels and their
         text are drawn into a texture only when they change (at most `REFRESH_HZ`); each frame
-        copies it with one quad per panel — hundreds of glyph quads a frame cost a software
-        renderer more than the whole street."""
+        copies it with one quad per panel, each pixel fetching its own texel
+        (shaders/panels.*) — hundreds of glyph quads a frame cost a software renderer more than
+        the whole street."""
         hud, ui = self.hud, self.ui
         size = (self.fb_width, self.fb_height)
         if self._panel_cache is None or (self._panel_cache.width, self._panel_cache.height) != size:
@@ -442,23 +443,20 @@ class Renderer:
             gl.glDisable(gl.GL_DEPTH_TEST)
             gl.glEnable(gl.GL_BLEND)
             gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
-            self.u_ui["u_depth"] = 0.0
-            self.u_ui["u_rgba"] = 0.0
             hud.draw_panels(ui)
             self._panel_cache.finish()
             gl.glViewport(0, 0, self.fb_width, self.fb_height)
             self._panel_quads.clear()
-            w, h = self.width, self.height
             for i, (x, y, pw, ph) in enumerate(hud.panel_rects()):
-                self._panel_quads.rect(f"panel.{i}", x, y, pw, ph, (1.0, 1.0, 1.0, 1.0),
-                                       uv=(x / w, y / h, (x + pw) / w, (y + ph) / h))
+                self._panel_quads.rect(f"panel.{i}", x, y, pw, ph, (1.0, 1.0, 1.0, 1.0))
             self._panel_cache_valid = True
         gl.glEnable(gl.GL_DEPTH_TEST)
         gl.glDepthFunc(gl.GL_ALWAYS)
         gl.glDisable(gl.GL_BLEND)
-        self.u_ui["u_depth"] = -1.0
-        self.u_ui["u_rgba"] = 1.0
-        self._panel_quads.draw(ui)
+        self.panels.use()
+        self.u_panels["u_projection"] = ui_projection
+        self.u_panels["u_panels"] = 0
+        self._panel_quads.draw(self.panels)
 
     def _effects(self, draw_drone: bool) -> np.ndarray:
         """World-space vertices of the blob shadow (black: lit or not, it stays black) and,

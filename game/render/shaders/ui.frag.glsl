@@ -2,8 +2,7 @@
 in vec2 v_uv;
 in vec4 v_colour;
 
-uniform sampler2D u_glyphs;  // the font atlas (coverage in alpha), or the panel cache (colours)
-uniform float u_rgba;        // 1: take the texture's colours (the panel cache); 0: a font's coverage
+uniform sampler2D u_glyphs;  // the font atlas: coverage in alpha
 
 out vec4 frag_colour;
 
@@ -13,6 +12,5 @@ void main() {
     vec4 texel = texture(u_glyphs, max(v_uv, vec2(0.0)));
     float solid = step(v_uv.x, -0.5);
     float coverage = mix(texel.a, 1.0, solid);
-    vec3 colour = v_colour.rgb * mix(vec3(1.0), texel.rgb, u_rgba * (1.0 - solid));
-    frag_colour = vec4(colour, v_colour.a * coverage);
+    frag_colour = vec4(v_colour.rgb, v_colour.a * coverage);
 }

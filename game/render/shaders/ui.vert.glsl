@@ -6,7 +6,6 @@ layout(location = 1) in vec2 a_uv;
 layout(location = 2) in vec4 a_colour;
 
 uniform mat4 u_projection;
-uniform float u_depth;  // -1: the nearest depth (opaque HUD panels drawn first mask the scene)
 
 out vec2 v_uv;
 out vec4 v_colour;
@@ -14,5 +13,5 @@ out vec4 v_colour;
 void main() {
     v_uv = a_uv;
     v_colour = a_colour;
-    gl_Position = u_projection * vec4(a_position, u_depth, 1.0);
+    gl_Position = u_projection * vec4(a_position, 0.0, 1.0);
 }
