@@ -61,15 +61,13 @@ def build_level(level) -> LevelMeshes:
         return out
     g = level.ground
     out.ground = ground_grid(g.centre, g.size, g.height, rgb(g.colour), street_hole(level))
-    if level.street is not None:
-        _street(out, level)
-    for box in level.boxes:
-        colour = rgb(box.colour or KIND_COLOURS[box.kind])
-        x, y, z = box.position
-        yaw = math.radians(box.yaw_deg)
-        out.solid.box((x, y, z + box.size[2] / 2.0), box.size, colour, yaw, bottom=False)
-        if box.kind == "building":
-            _windows(out.decals, box.position, box.size, yaw)
+    # the solid mesh is drawn in the order it is built: what usually stands in front from
+    # street level comes first (poles and trees, then pads and platforms, then buildings, and
+    # the road under them all last), so the depth test rejects hidden pixels before shading
+    for cyl in level.cylinders:
+        _cylinder(out.solid, cyl)
+    for pad in level.pads:
+        _pad(out, pad)
     for plat in level.platforms:
         colour = rgb(plat.colour or KIND_COLOURS["platform"])
         x, y, z = plat.position
@@ -78,10 +76,15 @@ def build_level(level) -> LevelMeshes:
         # legs' shadows read as a deck: a darker band under the top edge
         out.solid.box((x, y, z + plat.size[2] - 0.15), (plat.size[0] + 0.1, plat.size[1] + 0.1, 0.3),
                       tuple(c * 0.75 for c in colour), yaw)
-    for pad in level.pads:
-        _pad(out, pad)
-    for cyl in level.cylinders:
-        _cylinder(out.solid, cyl)
+    for box in level.boxes:
+        colour = rgb(box.colour or KIND_COLOURS[box.kind])
+        x, y, z = box.position
+        yaw = math.radians(box.yaw_deg)
+        out.solid.box((x, y, z + box.size[2] / 2.0), box.size, colour, yaw, bottom=False)
+        if box.kind == "building":
+            _windows(out.decals, box.position, box.size, yaw)
+    if level.street is not None:
+        _street(out, level)
     out.route_m = level.route()
     return out
 
