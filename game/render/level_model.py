@@ -8,12 +8,15 @@ arrival: an orange target; others: a blue H), poles with a lamp, trees (trunk an
 Meshes are grouped by how they are drawn, not by what they are, so a whole street costs a
 handful of draw calls:
 
-- `solid`: opaque, depth-tested, drawn first;
 - `ground`: the ground plane, an indexed grid with a soft chequer of vertex shades (height
-  and speed read; the per-vertex fog stays smooth over it);
+  and speed read; the per-vertex fog stays smooth over it), and the road, which lies in a
+  hole of the grid so no pixel is drawn twice. Seen from above the ground, nothing standing
+  on it can be behind it, so when nothing of the level goes below it (`ground_is_floor`) the
+  renderer paints it first without the depth test — on a software renderer the depth test
+  is half the cost of a pixel;
+- `solid`: opaque, depth-tested;
 - `decals`: thin things lying on a surface (road markings, kerbs, pad markings, windows),
-  never on one another, drawn with a polygon offset instead of a z-fighting lift. The road
-  itself is solid: the ground has a hole under the street, so no pixel of it is drawn twice.
+  never on one another, drawn with a polygon offset instead of a z-fighting lift.
 
 Pure numpy; `world.geometry.pavement_boxes` gives the pavements, so what is drawn is what
 collides.
@@ -28,6 +31,7 @@ import numpy as np
 
 from game.render.mesh import VERTEX_FLOATS, MeshBuilder, circle
 from world.geometry import pavement_boxes
+from world.level_checks import STAND_TOLERANCE_M
 
 KIND_COLOURS = {
     "building": "#b0a898", "wall": "#8e8477", "obstacle": "#3f6e57", "platform": "#7b6a58",
@@ -52,6 +56,7 @@ class LevelMeshes:
     decals: MeshBuilder = field(default_factory=MeshBuilder)
     route_m: list[tuple[float, float, float]] = field(default_factory=list)  # mission route, world
     pads: dict[str, tuple[float, float, float]] = field(default_factory=dict)  # id → top centre
+    ground_is_floor: bool = False  # nothing of `solid` or `decals` lies below the ground's surface
 
 
 def build_level(level) -> LevelMeshes:
@@ -83,10 +88,27 @@ def build_level(level) -> LevelMeshes:
         out.solid.box((x, y, z + box.size[2] / 2.0), box.size, colour, yaw, bottom=False)
         if box.kind == "building":
             _windows(out.decals, box.position, box.size, yaw)
+    road = MeshBuilder()
     if level.street is not None:
-        _street(out, level)
+        _street(out, road, level)
+    out.ground = join_indexed(out.ground, road.indexed())
     out.route_m = level.route()
+    lowest = min((float(m.array()[:, 2].min()) for m in (out.solid, out.decals) if len(m)), default=math.inf)
+    out.ground_is_floor = lowest >= g.height - FLOOR_TOLERANCE_M
     return out
+
+
+FLOOR_TOLERANCE_M = STAND_TOLERANCE_M  # a pad may sit this far into the ground: invisible
+
+
+def join_indexed(*meshes: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """One indexed mesh (vertices, indices) from several, drawn in the order given."""
+    vertices, indices, base = [], [], 0
+    for v, i in meshes:
+        vertices.append(v)
+        indices.append(np.asarray(i, dtype=np.uint32) + np.uint32(base))
+        base += len(v)
+    return np.concatenate(vertices).astype(np.float32, copy=False), np.concatenate(indices).astype(np.uint32)
 
 
 GROUND_SPACING_M = 20.0
@@ -152,16 +174,16 @@ def street_hole(level):
     return (cx, cy, math.radians(st.yaw_deg), st.length_m / 2.0, st.road_width / 2.0 + st.pavement_width)
 
 
-def _street(out: LevelMeshes, level) -> None:
+def _street(out: LevelMeshes, road: MeshBuilder, level) -> None:
     st = level.street
     z = level.ground.height
     (cx, cy), yaw = st.centre, math.radians(st.yaw_deg)
     length = st.length_m
     if length <= 0.0:
         return
-    # the ground has a hole under the street (`street_hole`), so the road is a plain solid
-    # surface, not a layer over the ground: no pixel is drawn twice
-    out.solid.flat_rectangle((cx, cy), (length, st.road_width), z, rgb(st.road_colour), yaw)
+    # the ground has a hole under the street (`street_hole`), so the road fills it rather than
+    # lying over the ground: no pixel is drawn twice
+    road.flat_rectangle((cx, cy), (length, st.road_width), z, rgb(st.road_colour), yaw)
     ux, uy = math.cos(yaw), math.sin(yaw)
     nx, ny = -uy, ux
     # edge lines and a dashed centre line (3 m dashes every 6 m)

@@ -9,10 +9,11 @@ the GL calls for the last prepared frame, so a paused game keeps drawing without
 
 Draw order (each draw sets its own model matrix and tint; nothing is inherited), chosen for
 a software renderer, where the cost is per pixel and per draw call:
-HUD panels (opaque, at the nearest depth, so the scene behind them is never shaded) → drone
-body → decals (polygon offset, no lift) → level solids → ground → sky cap (only where nothing
-was drawn) → blended: one batch of blob shadow + propellers + blur discs placed on the CPU,
-trail, route, rain, map marker → HUD text → menus.
+ground and road (without the depth test, when nothing lies under them: see
+level_model.py) → HUD panels (opaque, at the nearest depth, so the scene behind them is never
+shaded) → drone body → decals (polygon offset, no lift) → level solids → (ground, if not
+drawn first) → sky cap (only where nothing was drawn) → blended: one batch of blob shadow +
+propellers + blur discs placed on the CPU, trail, route, rain, map marker → HUD text → menus.
 
 One shader program draws every 3D thing, lit per vertex (see shaders/lit.vert.glsl).
 """
@@ -113,6 +114,8 @@ class Renderer:
         self.trail_mesh = GpuMesh(LAYOUT, capacity=1200, dynamic=True)
         self.rain_mesh = GpuMesh(LAYOUT, capacity=2 * RAIN_DROPS_MAX, dynamic=True)
         self._level_key: object = ()
+        self.ground_first = False  # the level's ground can be painted first (see draw)
+        self.ground_z = 0.0  # m, the ground's surface
         self._trail_key: tuple = ()
         self.route: list[tuple[float, float, float]] = []
         self._lighting = None
@@ -185,6 +188,7 @@ class Renderer:
             meshes = build_level(None)
             g = Ground()
             meshes.ground = ground_grid(g.centre, g.size, g.height, rgb(g.colour))
+            meshes.ground_is_floor = True
         else:
             meshes = build_level(level)
         self.level_meshes = [self._static(meshes.solid)]
@@ -194,6 +198,8 @@ class Renderer:
             self.ground_mesh.upload(meshes.ground[0])
             self.ground_mesh.upload_indices(meshes.ground[1])
         self.decal_mesh = self._static(meshes.decals)
+        self.ground_first = meshes.ground_is_floor
+        self.ground_z = level.ground.height if level is not None else Ground().height
         self.route = meshes.route_m
         self.route_mesh.upload(_line_vertices(np.array(self.route).reshape(-1, 3), ROUTE_COLOUR, 0.9)
                                if self.route else np.zeros((0, VERTEX_FLOATS), np.float32))
@@ -298,6 +304,8 @@ class Renderer:
         drops[:] = (drops + box / 2.0) % box - box / 2.0  # wrap around the box
         n = int(RAIN_DROPS_MAX * math.sqrt(self.rain_level))  # drizzle must still show
         heads = drops[:n] + eye
+        heads = heads[heads[:, 2] > self.ground_z]  # under the ground (which may be drawn without depth)
+        n = len(heads)
         tails = heads - fall * 0.04  # streak length: 40 ms of travel
         verts = np.empty((2 * n, VERTEX_FLOATS), np.float32)
         verts[0::2, 0:3], verts[1::2, 0:3] = heads, tails
@@ -322,13 +330,6 @@ class Renderer:
         camera = self.cameras.active
         ui_projection = tf.gl_matrix(tf.ortho_2d(self.width, self.height))
 
-        gl.glEnable(gl.GL_DEPTH_TEST)
-        gl.glDisable(gl.GL_BLEND)
-        if self.show_hud:
-            self._draw_hud_panels(ui_projection)
-        gl.glEnable(gl.GL_DEPTH_TEST)
-        gl.glDisable(gl.GL_BLEND)
-        gl.glDepthFunc(gl.GL_LESS)
         gl.glDisable(gl.GL_BLEND)
         gl.glEnable(gl.GL_CULL_FACE)
         gl.glCullFace(gl.GL_BACK)
@@ -345,9 +346,22 @@ class Renderer:
         fog_range = (float(lighting.fog_start), float(lighting.fog_end)) if camera != "top" else (1e9, 2e9)
         u["u_fog_range"] = fog_range  # the map looks down from high up: no haze
         identity = tf.gl_matrix(np.eye(4))
+        # the ground first and without the depth test when nothing lies under it and the eye
+        # is above it: everything else then stands in front of it wherever they overlap
+        ground_first = self.ground_mesh is not None and self.ground_first and view.eye[2] > self.ground_z
+        if ground_first:
+            gl.glDisable(gl.GL_DEPTH_TEST)
+            self._material(identity, (1.0, 1.0, 1.0, 1.0), unlit=0.0)
+            self.ground_mesh.draw()
+        gl.glEnable(gl.GL_DEPTH_TEST)
+        if self.show_hud:
+            self._draw_hud_panels(ui_projection)
+            self.lit.use()
+        gl.glDepthFunc(gl.GL_LESS)
+        gl.glDisable(gl.GL_BLEND)
         # opaque, roughly front to back so the depth test rejects hidden pixels before shading:
         # the drone, the decals (pulled towards the eye by a polygon offset, so the surface
-        # under them fails the depth test there), the solids, and last the ground
+        # under them fails the depth test there), the solids, and last the ground if not first
         drone_model = tf.gl_matrix(self.model)
         draw_drone = self.show_drone and camera == "chase"
         if draw_drone:
@@ -361,7 +375,7 @@ class Renderer:
             gl.glDisable(gl.GL_POLYGON_OFFSET_FILL)
         for mesh in self.level_meshes:
             mesh.draw()
-        if self.ground_mesh is not None:
+        if self.ground_mesh is not None and not ground_first:
             self.ground_mesh.draw()
 
         # sky: a cap around the eye inside the far plane, drawn after the opaque scene so the

@@ -14,6 +14,7 @@ import pytest
 
 from components.flight import RigidBody
 from game.render.drone_model import SHELL_SIZE_M
+from world.level import shipped_levels
 
 FRAME_S = 1.0 / 60.0
 
@@ -179,6 +180,38 @@ def test_first_person_view_differs_from_the_chase_view(make_game, save_shot):
     save_shot(game.pixels(), "map_view")
     press(game, "RB")
     assert game.renderer.cameras.active == "chase"
+
+
+@pytest.mark.parametrize("level", shipped_levels())
+def test_painting_the_ground_first_changes_no_pixel(make_game, level):
+    """The ground is drawn first and without the depth test (seen from above, whatever stands
+    on it is in front of it): every camera must see exactly what the depth-tested ground
+    drawn last gives, on the pad and in flight, with rain falling to the ground."""
+    from world.weather import Weather
+
+    game = make_game(level)
+    game.app.resource(Weather).rain_mm_h = 4.0
+
+    def compare(moment: str) -> None:
+        for _ in game.renderer.cameras.cameras:
+            game.renderer.ground_first = True
+            game.draw()
+            first = game.pixels()
+            game.renderer.ground_first = False
+            game.draw()
+            last = game.pixels()
+            game.renderer.ground_first = True
+            camera = game.renderer.cameras.active
+            assert np.array_equal(first, last), f"{moment}, {camera} camera"
+            game.renderer.cycle_camera()
+
+    settle(game, 5)
+    assert game.renderer.ground_first  # the shipped levels have nothing under their ground
+    compare("on the pad")
+    press(game, "X")  # take-off
+    settle(game, 90)
+    assert game.renderer.position[2] > 1.0
+    compare("in flight")
 
 
 def test_resize_keeps_the_aspect(make_game, save_shot):

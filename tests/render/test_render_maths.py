@@ -176,6 +176,26 @@ def test_street_meshes_come_from_the_level_data():
     assert start_colour in colours and arrival_colour in colours and start_colour != arrival_colour
 
 
+def test_the_road_fills_the_grounds_hole_and_only_a_clear_ground_is_painted_first():
+    from world.level import load_level
+
+    level = load_level("street")
+    meshes = build_level(level)
+    vertices, indices = meshes.ground
+    tris = vertices[indices.reshape(-1, 3), 0:3].astype(float)
+    assert np.all(tris[..., 2] == level.ground.height)  # flat: nothing of it stands up
+    a, b = tris[:, 1, :2] - tris[:, 0, :2], tris[:, 2, :2] - tris[:, 0, :2]
+    area = 0.5 * np.abs(a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]).sum()
+    st = level.street
+    pavements = 2.0 * st.pavement_width * st.length_m  # raised boxes, drawn with the solids
+    assert area == pytest.approx(level.ground.size[0] * level.ground.size[1] - pavements)
+    assert meshes.ground_is_floor
+
+    sunk = level.model_copy(update={"boxes": [*level.boxes, level.boxes[0].model_copy(
+        update={"id": "cellar", "position": (-60.0, 60.0, level.ground.height - 1.0)})]})
+    assert not build_level(sunk).ground_is_floor  # its hidden part must stay behind the ground
+
+
 def test_ground_grid_leaves_out_only_what_the_street_covers():
     hole = (50.0, 0.0, 0.0, 50.0, 7.0)  # a street along X: 100 m × 14 m
     vertices, indices = ground_grid((50.0, 0.0), (200.0, 100.0), 0.0, (0.4, 0.5, 0.3), hole)
