@@ -103,7 +103,7 @@ class Renderer:
         self._blur_vertices = self.drone.blur.array()
         self._shadow_vertices = _soft_disc().array()
         self._shadow_vertices[:, 6:9] = 0.0
-        self._motor_frames = [tf.translation(*centre) for centre in self.drone.prop_centres_m]
+        self._motor_frames = np.array([tf.translation(*centre) for centre in self.drone.prop_centres_m])
         self.effects_mesh = GpuMesh(LAYOUT, capacity=4096, dynamic=True)
         self.marker_mesh = self._static(_marker())
         self.sky_mesh = GpuMesh(LAYOUT)
@@ -483,14 +483,17 @@ class Renderer:
             if alpha > 0.01:
                 radius = 0.5 * max(self.drone.envelope_m[:2]) * (1.0 + 0.12 * height)
                 m = tf.translation(self.position[0], self.position[1], self.support_z + 0.002) @ tf.scaling(radius, radius, 1.0)
-                parts.append(_placed(self._shadow_vertices, m, alpha))
+                parts.extend(_placed(self._shadow_vertices, m[None], [alpha]))
         if draw_drone:
-            for i, at_motor in enumerate(self._motor_frames):
-                at = self.model @ at_motor
-                blur = _smoothstep(BLUR_START_RPM, BLUR_FULL_RPM, self.rpm[i])
-                parts.append(_placed(self._prop_vertices, at @ tf.rotation_z(self.prop_angles[i]), 1.0 - 0.55 * blur))
-                if blur > 0.0:
-                    parts.append(_placed(self._blur_vertices, at, 0.3 * blur))
+            at_motors = self.model @ self._motor_frames  # (4, 4, 4)
+            spins = np.array([tf.rotation_z(a) for a in self.prop_angles])
+            blur = [_smoothstep(BLUR_START_RPM, BLUR_FULL_RPM, rpm) for rpm in self.rpm]
+            blades = _placed(self._prop_vertices, at_motors @ spins, [1.0 - 0.55 * b for b in blur])
+            discs = _placed(self._blur_vertices, at_motors, [0.3 * b for b in blur])
+            for i in range(len(blades)):
+                parts.append(blades[i])
+                if blur[i] > 0.0:
+                    parts.append(discs[i])
         return np.concatenate(parts) if parts else np.zeros((0, VERTEX_FLOATS), np.float32)
 
     def _material(self, model, tint, unlit: float, two_sided: float = 0.0) -> None:
@@ -529,12 +532,15 @@ class Renderer:
             self._panel_cache.delete()
 
 
-def _placed(data: np.ndarray, matrix: np.ndarray, alpha: float) -> np.ndarray:
-    """Vertices moved by a 4×4 transform (normals turned by its rotation part), alpha scaled."""
-    out = data.copy()
-    out[:, 0:3] = data[:, 0:3] @ matrix[:3, :3].T + matrix[:3, 3]
-    out[:, 3:6] = data[:, 3:6] @ matrix[:3, :3].T
-    out[:, 9] *= alpha
+def _placed(data: np.ndarray, matrices: np.ndarray, alphas) -> np.ndarray:
+    """Copies of a vertex array, one per 4×4 transform in `matrices` (k, 4, 4): positions
+    moved, normals turned by the rotation part, alpha scaled by `alphas[i]`. (k, n, floats)."""
+    out = np.empty((len(matrices), *data.shape), np.float32)
+    out[:] = data
+    rot_t = matrices[:, :3, :3].transpose(0, 2, 1).astype(np.float32)
+    out[:, :, 0:3] = np.matmul(data[:, 0:3], rot_t) + matrices[:, None, :3, 3]
+    out[:, :, 3:6] = np.matmul(data[:, 3:6], rot_t)
+    out[:, :, 9] *= np.asarray(alphas, dtype=np.float32)[:, None]
     return out
 
 

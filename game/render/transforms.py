@@ -109,21 +109,29 @@ def ortho_2d(width: float, height: float) -> np.ndarray:
     return m
 
 
+def _cross(a, b) -> tuple[float, float, float]:
+    # plain floats: numpy's cross costs about 30 µs a call on 3-vectors, and a frame makes a few
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def _unit(v) -> tuple[float, float, float]:
+    n = math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
+    return (v[0] / n, v[1] / n, v[2] / n)
+
+
 def look_at(eye, target, up=(0.0, 0.0, 1.0)) -> np.ndarray:
     """View matrix of a camera at `eye` looking at `target`; `up` need not be orthogonal."""
-    eye = np.asarray(eye, dtype=float)
-    forward = np.asarray(target, dtype=float) - eye
-    forward /= np.linalg.norm(forward)
-    side = np.cross(forward, np.asarray(up, dtype=float))
-    norm = np.linalg.norm(side)
-    if norm < 1e-9:  # looking straight along `up`: any side vector will do
-        side = np.cross(forward, (0.0, 1.0, 0.0) if abs(forward[1]) < 0.9 else (1.0, 0.0, 0.0))
-        norm = np.linalg.norm(side)
-    side /= norm
-    true_up = np.cross(side, forward)
+    ex, ey, ez = (float(v) for v in eye)
+    forward = _unit((float(target[0]) - ex, float(target[1]) - ey, float(target[2]) - ez))
+    side = _cross(forward, tuple(float(v) for v in up))
+    if math.sqrt(side[0] ** 2 + side[1] ** 2 + side[2] ** 2) < 1e-9:
+        # looking straight along `up`: any side vector will do
+        side = _cross(forward, (0.0, 1.0, 0.0) if abs(forward[1]) < 0.9 else (1.0, 0.0, 0.0))
+    side = _unit(side)
+    true_up = _cross(side, forward)
     m = np.eye(4)
-    m[0, :3], m[1, :3], m[2, :3] = side, true_up, -forward
-    m[:3, 3] = -m[:3, :3] @ eye
+    m[0, :3], m[1, :3], m[2, :3] = side, true_up, (-forward[0], -forward[1], -forward[2])
+    m[:3, 3] = -m[:3, :3] @ (ex, ey, ez)
     return m
 
 
