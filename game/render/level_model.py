@@ -68,7 +68,7 @@ def build_level(level) -> LevelMeshes:
     out.ground = ground_grid(g.centre, g.size, g.height, rgb(g.colour), street_hole(level))
     # the solid mesh is drawn in the order it is built: what usually stands in front from
     # street level comes first (poles and trees, then pads and platforms, then buildings, and
-    # the road under them all last), so the depth test rejects hidden pixels before shading
+    # the low pavements last), so the depth test rejects hidden pixels before shading
     for cyl in level.cylinders:
         _cylinder(out.solid, cyl)
     for pad in level.pads:
