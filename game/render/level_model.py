@@ -12,8 +12,8 @@ handful of draw calls:
   and speed read; the per-vertex fog stays smooth over it), and the road, which lies in a
   hole of the grid so no pixel is drawn twice. Seen from above the ground, nothing standing
   on it can be behind it, so when nothing of the level goes below it (`ground_is_floor`) the
-  renderer paints it first without the depth test — on a software renderer the depth test
-  is half the cost of a pixel;
+  renderer paints it first without the depth test, which a software renderer (llvmpipe)
+  does on a cheaper path;
 - `solid`: opaque, depth-tested;
 - `decals`: thin things lying on a surface (road markings, kerbs, pad markings, windows),
   never on one another, drawn with a polygon offset instead of a z-fighting lift.
