@@ -32,7 +32,7 @@ class RunFlightController(esper.Processor):
             r = rotors.state
             r[L.ARMED] = 1.0 if ctrl.motor_power > 0.0 and battery.state[L.DEPLETED] == 0.0 else 0.0
             loops = ctrl.loops
-            law = LAWS.get(ctrl.mode, L.LAW_STABILISED)
+            law = law_of(ctrl.mode)
             if law == L.LAW_STABILISED:
                 t = loops.targets
                 tv = ctrl.target_velocity

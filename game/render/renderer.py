@@ -54,6 +54,7 @@ DECAL_OFFSET_UNITS = 4.0  # polygon offset pulling markings and windows in front
 RAIN_DROPS_MAX = 1500
 RAIN_BOX_M = (16.0, 16.0, 10.0)  # around the camera
 RAIN_FALL_M_S = 7.0
+IDENTITY = tf.gl_matrix(np.eye(4))  # the model matrix of what is already in world coordinates
 
 
 def _smoothstep(edge0: float, edge1: float, x: float) -> float:
@@ -134,6 +135,7 @@ class Renderer:
         self._panel_cache: RenderTarget | None = None  # the HUD panels with their readouts
         self._panel_cache_valid = False
         self._panel_quads = UiLayer(None)
+        self._panel_rects: list = []  # what `_panel_quads` holds
         self.language = language
         self.pause = None  # the window's PausePanel, drawn over everything when open
         self.bindings: list[tuple[str, str]] = []
@@ -345,13 +347,12 @@ class Renderer:
         u["u_fog_colour"] = fog
         fog_range = (float(lighting.fog_start), float(lighting.fog_end)) if camera != "top" else (1e9, 2e9)
         u["u_fog_range"] = fog_range  # the map looks down from high up: no haze
-        identity = tf.gl_matrix(np.eye(4))
         # the ground first and without the depth test when nothing lies under it and the eye
         # is above it: everything else then stands in front of it wherever they overlap
         ground_first = self.ground_mesh is not None and self.ground_first and view.eye[2] > self.ground_z
         if ground_first:
             gl.glDisable(gl.GL_DEPTH_TEST)
-            self._material(identity, (1.0, 1.0, 1.0, 1.0), unlit=0.0)
+            self._material(IDENTITY, (1.0, 1.0, 1.0, 1.0), unlit=0.0)
             self.ground_mesh.draw()
         gl.glEnable(gl.GL_DEPTH_TEST)
         if self.show_hud:
@@ -367,7 +368,7 @@ class Renderer:
         if draw_drone:
             self._material(drone_model, (1.0, 1.0, 1.0, 1.0), unlit=0.0)
             self.body_mesh.draw()
-        self._material(identity, (1.0, 1.0, 1.0, 1.0), unlit=0.0)
+        self._material(IDENTITY, (1.0, 1.0, 1.0, 1.0), unlit=0.0)
         if self.decal_mesh is not None:
             gl.glEnable(gl.GL_POLYGON_OFFSET_FILL)
             gl.glPolygonOffset(-1.0, -DECAL_OFFSET_UNITS)
@@ -402,10 +403,10 @@ class Renderer:
             self.effects_mesh.upload(effects)
             gl.glEnable(gl.GL_POLYGON_OFFSET_FILL)  # the shadow lies on a surface
             gl.glPolygonOffset(-1.0, -2.0 * DECAL_OFFSET_UNITS)
-            self._material(identity, (1.0, 1.0, 1.0, 1.0), unlit=0.0, two_sided=1.0)
+            self._material(IDENTITY, (1.0, 1.0, 1.0, 1.0), unlit=0.0, two_sided=1.0)
             self.effects_mesh.draw()
             gl.glDisable(gl.GL_POLYGON_OFFSET_FILL)
-        self._material(identity, (1.0, 1.0, 1.0, 1.0), unlit=1.0)
+        self._material(IDENTITY, (1.0, 1.0, 1.0, 1.0), unlit=1.0)
         self.trail_mesh.draw(gl.GL_LINE_STRIP)
         if camera == "top" or self._mission_active():
             self.route_mesh.draw(gl.GL_LINE_STRIP)
@@ -447,10 +448,10 @@ class Renderer:
             self._panel_cache = RenderTarget(*size)
             self._panel_quads.texture = self._panel_cache
             self._panel_cache_valid = False
-        ui.use()
-        self.u_ui["u_projection"] = ui_projection
-        self.u_ui["u_glyphs"] = 0
         if hud.panels_changed or not self._panel_cache_valid:
+            ui.use()
+            self.u_ui["u_projection"] = ui_projection
+            self.u_ui["u_glyphs"] = 0
             self._panel_cache.bind()
             gl.glClearColor(0.0, 0.0, 0.0, 0.0)
             gl.glClear(gl.GL_COLOR_BUFFER_BIT)
@@ -460,9 +461,12 @@ class Renderer:
             hud.draw_panels(ui)
             self._panel_cache.finish()
             gl.glViewport(0, 0, self.fb_width, self.fb_height)
-            self._panel_quads.clear()
-            for i, (x, y, pw, ph) in enumerate(hud.panel_rects()):
-                self._panel_quads.rect(f"panel.{i}", x, y, pw, ph, (1.0, 1.0, 1.0, 1.0))
+            rects = hud.panel_rects()
+            if rects != self._panel_rects:  # the layout changed: new quads to copy through
+                self._panel_rects = rects
+                self._panel_quads.clear()
+                for i, (x, y, pw, ph) in enumerate(rects):
+                    self._panel_quads.rect(f"panel.{i}", x, y, pw, ph, (1.0, 1.0, 1.0, 1.0))
             self._panel_cache_valid = True
         gl.glEnable(gl.GL_DEPTH_TEST)
         gl.glDepthFunc(gl.GL_ALWAYS)
