@@ -156,18 +156,13 @@ def sweep_envelope(geometry: LevelGeometry, start, end, quaternion=LEVEL_QUATERN
     lo = (min(x0, x1) - r, min(y0, y1) - r, min(z0, z1) - r)
     hi = (max(x0, x1) + r, max(y0, y1) + r, max(z0, z1) + r)
     boxes, cylinders = geometry.candidates_in(lo, hi)
-    for b in boxes:
-        if b.id in ignore:
-            continue
-        hit = _sweep_box(b, env, clearance_m, ez, (x0, y0, z0), (dx, dy, dz))
-        if hit is not None and hit[0] < best_t:
-            best_t, best = hit[0], (hit[1], b.id, b.kind)
-    for c in cylinders:
-        if c.id in ignore:
-            continue
-        hit = _sweep_cylinder(c, env, clearance_m, ez, (x0, y0, z0), (dx, dy, dz))
-        if hit is not None and hit[0] < best_t:
-            best_t, best = hit[0], (hit[1], c.id, c.kind)
+    for solids, sweep in ((boxes, _sweep_box), (cylinders, _sweep_cylinder)):
+        for solid in solids:
+            if solid.id in ignore:
+                continue
+            hit = sweep(solid, env, clearance_m, ez, (x0, y0, z0), (dx, dy, dz))
+            if hit is not None and hit[0] < best_t:
+                best_t, best = hit[0], (hit[1], solid.id, solid.kind)
     if best is None:
         return None
     t = max(0.0, min(1.0, best_t))
