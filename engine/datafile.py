@@ -96,7 +96,13 @@ def read_text(path: str | Path, expected: str = "a TOML file") -> str:
 def read_toml(path: str | Path) -> TomlSource:
     """Read and parse a TOML file; any problem becomes a one-line `DataFileError`."""
     path = Path(path)
-    text = read_text(path)
+    return parse_toml(read_text(path), path)
+
+
+def parse_toml(text: str, path: str | Path) -> TomlSource:
+    """Parse TOML text (a file's, or an editor's); a syntax error becomes a one-line
+    `DataFileError` naming `path` and the line."""
+    path = Path(path)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

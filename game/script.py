@@ -38,7 +38,6 @@ from __future__ import annotations
 import heapq
 import math
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
@@ -46,7 +45,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, Strict, StringConstraints, ValidationError
 
 from components.pilot import BUTTONS
-from engine.datafile import DataFileError, TomlSource, describe, pydantic_errors, read_toml
+from engine.datafile import DataFileError, TomlSource, describe, parse_toml, pydantic_errors, read_toml
 
 #: The menu entries the game itself provides (systems/menu.py); a level or a mod may add
 #: more ("weather:breeze", "air:hot_day", …), checked against the menu when the flight starts.
@@ -219,14 +218,7 @@ def load_script(path: str | Path) -> Script:
 
 def parse_script(text: str, path: str | Path = "<script>") -> Script:
     """Validate script TOML given as text (tests, tools); errors name `path`."""
-    path = Path(path)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
-        reason = re.sub(r"\s*\(at .*\)$", "", str(exc))
-        raise DataFileError([f"{path}:{m.group(1) if m else 1}: expected valid TOML, got: {reason}"]) from None
-    return script_from_source(TomlSource(path, text, data))
+    return script_from_source(parse_toml(text, path))
 
 
 def script_from_source(source: TomlSource) -> Script:

@@ -31,15 +31,13 @@ the semantic checks of `world.level_checks`).
 from __future__ import annotations
 
 import math
-import re
-import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, Strict, StringConstraints,
                       ValidationError, WithJsonSchema)
 
-from engine.datafile import DataFileError, TomlSource, pydantic_errors, read_toml
+from engine.datafile import DataFileError, TomlSource, parse_toml, pydantic_errors, read_toml
 
 LEVELS_DIR = Path(__file__).resolve().parent.parent / "levels"
 LEVEL_FILE = "level.toml"
@@ -353,15 +351,7 @@ def load_level(path_or_name: str | Path) -> Level:
 
 def parse_level(text: str, path: str | Path = "<level>") -> Level:
     """Validate level TOML given as text (tests, editors); errors name `path`."""
-    path = Path(path)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        msg = str(exc)
-        m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
-        reason = re.sub(r"\s*\(at .*\)$", "", msg)
-        raise DataFileError([f"{path}:{m.group(1) if m else 1}: expected valid TOML, got: {reason}"]) from None
-    return level_from_source(TomlSource(path, text, data))
+    return level_from_source(parse_toml(text, path))
 
 
 def level_from_source(source: TomlSource) -> Level:
