@@ -317,11 +317,11 @@ def play(level: str = "street", plugins=(), strict_mods: bool = False) -> int:
     skipped unless `strict_mods`.
     """
     try:
-        game = Game(level, plugins=plugins, strict_mods=strict_mods)
+        window_game = Game(level, plugins=plugins, strict_mods=strict_mods)
     except (pyglet.window.NoSuchDisplayException, pyglet.gl.ContextException, pyglet.window.NoSuchConfigException,
             OSError) as exc:
         print(f"donify: cannot open the game window ({type(exc).__name__}: {exc}): running the headless demo flight")
         from game.demo import run_demo  # noqa: PLC0415
 
         return run_demo(level)
-    return game.run()
+    return window_game.run()
