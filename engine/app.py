@@ -8,6 +8,11 @@ two Apps (two tests, a game and a replay) never see each other's entities.
 A frame (`App.update(dt)`) runs the frame stages through `esper.process`; the fixed stages
 (CONTROL, DYNAMICS, COLLISION) are run by one processor placed at their priority, once per
 whole tick the `FixedStepClock` grants.
+
+The App records which plugin added each system and handler. A plugin added as a mod
+(`add_plugin(plugin, mod=True)`) has its systems and handlers guarded (see `engine.mods`):
+a mod that raises, leaves the drone's state non-finite or runs slow is disabled or named,
+and the game goes on.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import Any, Iterable, Protocol, TypeVar, runtime_checkable
 import esper
 
 from engine.clock import FixedStepClock
+from engine.mods import GuardedHandler, GuardedSystem, ModPolicy, ModSupervisor, PluginRecord, inner
 from engine.stages import FIXED_STEP_PRIORITY, ORDER, Stage
 
 log = logging.getLogger("donify.engine")
@@ -59,6 +65,9 @@ class App:
         self.clock = FixedStepClock(tick_hz, max_frame_s)
         self.resources: dict[type, Any] = {}
         self.plugins: list[Plugin] = []
+        self.plugin_records: list[PluginRecord] = []  # what each plugin's build added
+        self._building: PluginRecord | None = None
+        self.mods: ModSupervisor | None = None  # made with the first mod: none, no guard anywhere
         self._fixed_systems: list[esper.Processor] = []
         self._fixed_stage_of: list[Stage] = []
         self._ticks_this_frame = 0
@@ -80,11 +89,39 @@ class App:
             esper.delete_world(self.world_name)
 
     # -- building ------------------------------------------------------------------------
-    def add_plugin(self, plugin: Plugin) -> "App":
+    def add_plugin(self, plugin: Plugin, *, mod: bool = False) -> "App":
+        """Build a plugin. `mod`: a third-party plugin whose systems and handlers are guarded;
+        if its build raises, whatever it added is taken out again before the error propagates.
+        A plugin added from another plugin's build belongs to that one."""
         self.activate()
-        plugin.build(self)
+        if self._building is not None:
+            plugin.build(self)
+            self.plugins.append(plugin)
+            return self
+        record = PluginRecord(str(getattr(plugin, "name", type(plugin).__name__)), plugin, mod=mod)
+        if mod:
+            supervisor = self.mod_supervisor()
+            supervisor.records.append(record)
+        self._building = record
+        try:
+            plugin.build(self)
+        except BaseException:
+            if mod:
+                supervisor.discard(record)
+            raise
+        finally:
+            self._building = None
+        self.plugin_records.append(record)
         self.plugins.append(plugin)
         return self
+
+    def mod_supervisor(self, policy: ModPolicy | None = None) -> ModSupervisor:
+        """The mods' supervisor (made on first use; `policy` replaces its policy)."""
+        if self.mods is None:
+            self.mods = ModSupervisor(self, policy)
+        elif policy is not None:
+            self.mods.policy = policy
+        return self.mods
 
     def add_plugins(self, plugins: Iterable[Plugin]) -> "App":
         for plugin in plugins:
@@ -94,6 +131,11 @@ class App:
     def add_system(self, system: esper.Processor, stage: Stage) -> "App":
         """Add a processor to a stage; within a stage, systems run in the order added."""
         self.activate()
+        record = self._building
+        if record is not None:
+            if record.mod:
+                system = GuardedSystem(self.mods, record, system, stage)
+            record.systems.append((stage, system))
         if stage.fixed:
             # keep fixed systems sorted by stage, stable within a stage
             index = sum(1 for s in self._fixed_stage_of if s.priority >= stage.priority)
@@ -105,6 +147,22 @@ class App:
             esper.add_processor(system, priority=stage.priority)
         return self
 
+    def _remove_system(self, system: esper.Processor) -> None:
+        """Take one processor (this very object, not its type) out of the frame or the fixed stages."""
+        self.activate()
+        for i, fixed in enumerate(self._fixed_systems):
+            if fixed is system:
+                del self._fixed_systems[i]
+                del self._fixed_stage_of[i]
+                return
+        processors = esper._processors  # noqa: SLF001 (esper removes by type only)
+        for i, frame_system in enumerate(processors):
+            if frame_system is system:
+                del processors[i]
+                break
+        if esper._processors_dict.get(type(system)) is system:  # noqa: SLF001
+            del esper._processors_dict[type(system)]  # noqa: SLF001
+
     def systems(self) -> list[tuple[Stage, str]]:
         """Every system with its stage, in the order a frame runs them."""
         self.activate()
@@ -113,15 +171,18 @@ class App:
         fixed = list(zip(self._fixed_stage_of, self._fixed_systems))
         out: list[tuple[Stage, str]] = []
         for stage in ORDER:
-            out += [(st, type(p).__name__) for st, p in (fixed if stage.fixed else frame) if st is stage]
+            out += [(st, type(inner(p)).__name__) for st, p in (fixed if stage.fixed else frame) if st is stage]
         return out
 
     def get_system(self, kind: type[R]) -> R | None:
         for system in self._fixed_systems:
-            if isinstance(system, kind):
-                return system
+            if isinstance(inner(system), kind):
+                return inner(system)
         self.activate()
-        return esper.get_processor(kind)  # type: ignore[arg-type]
+        found = esper.get_processor(kind)  # type: ignore[arg-type]
+        if found is None and self.mods is not None:  # a mod's system sits behind its guard
+            found = next((inner(p) for p in esper._processors if isinstance(inner(p), kind)), None)  # noqa: SLF001
+        return found
 
     # -- resources -----------------------------------------------------------------------
     def insert_resource(self, resource: Any, kind: type | None = None) -> Any:
@@ -141,6 +202,14 @@ class App:
     def on(self, event: str, handler: Any) -> None:
         """Register a handler (a bound method of a long-lived object: esper keeps weak refs)."""
         self.activate()
+        record = self._building
+        if record is not None:
+            if record.mod:
+                guarded = GuardedHandler(self.mods, record, event, handler)
+                record.handlers.append((event, guarded))
+                handler = guarded.handle
+            else:  # a name only: esper holds handlers weakly, the record must not keep them alive
+                record.handlers.append((event, getattr(handler, "__qualname__", repr(handler))))
         esper.set_handler(event, handler)
 
     def emit(self, event: str, *payload: Any) -> None:
@@ -155,4 +224,6 @@ class App:
         dt = min(frame_dt_s, self.clock.max_frame_s)
         esper.process(dt)
         self.frame_count += 1
+        if self.mods is not None:
+            self.mods.end_frame(dt)
         return self._ticks_this_frame

@@ -11,8 +11,8 @@ import math
 from game.simulation import Simulation
 
 
-def run_demo(level: str = "street", out=print) -> int:
-    sim = Simulation(level=level)
+def run_demo(level: str = "street", out=print, plugins=(), strict_mods: bool = False) -> int:
+    sim = Simulation(level=level, plugins=plugins, strict_mods=strict_mods)
     pad = sim.pad
     samples = []
 

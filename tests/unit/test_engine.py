@@ -114,3 +114,69 @@ def test_events_and_resources():
             app.resource(int)
     finally:
         app.close()
+
+
+# -- plugins as mods: what each added is known, and a failing mod is taken out whole ---------------
+class Fail(esper.Processor):
+    def __init__(self):
+        self.calls = 0
+
+    def process(self, dt):
+        self.calls += 1
+        raise RuntimeError("mod bug")
+
+
+class ModPlugin:
+    name = "a-mod"
+
+    def __init__(self):
+        self.fail, self.listener = Fail(), Listener()
+        self.counter = Recorder([], "mod")
+
+    def build(self, app):
+        app.add_system(self.counter, Stage.GAMEPLAY)
+        app.add_system(self.fail, Stage.DYNAMICS)
+        app.on("ping", self.listener.on_ping)
+
+
+def test_a_mod_that_raises_is_taken_out_whole_and_the_game_goes_on():
+    log, mod = [], ModPlugin()
+    app = App()
+    try:
+        app.add_plugin(RecordPlugin(log))
+        app.add_plugin(mod, mod=True)
+        assert app.get_system(Fail) is mod.fail  # found behind its guard
+        assert [name for _, name in app.systems()].count("Fail") == 1
+        app.update(1 / 60)
+        app.update(1 / 60)
+        assert mod.fail.calls == 1 and len(mod.counter.log) == 0  # disabled at the first tick's exception
+        assert [n for n, _ in log].count("dynamics") == 8  # the game's own systems went on
+        app.emit("ping", 1)
+        assert mod.listener.got == []
+        assert "Fail" not in [name for _, name in app.systems()]
+        assert app.mods.problems == ["mod 'a-mod' disabled: system Fail (DYNAMICS) raised RuntimeError: mod bug"]
+        assert [r.name for r in app.plugin_records] == ["record", "a-mod"]
+        assert len(app.plugin_records[0].systems) == 5
+    finally:
+        app.close()
+
+
+def test_the_games_own_systems_are_not_guarded():
+    class Boom(esper.Processor):
+        def process(self, dt):
+            raise RuntimeError("a bug in the game")
+
+    class Game:
+        name = "game"
+
+        def build(self, app):
+            app.add_system(Boom(), Stage.GAMEPLAY)
+
+    app = App()
+    try:
+        app.add_plugin(Game())
+        assert app.mods is None
+        with pytest.raises(RuntimeError):
+            app.update(1 / 60)
+    finally:
+        app.close()

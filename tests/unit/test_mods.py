@@ -2,6 +2,7 @@
 reported in one line and skipped, never a crash (strict mode raises)."""
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -94,3 +95,74 @@ def test_entry_point_mods(monkeypatch):
 def test_the_game_itself_is_built_from_plugins():
     names = [p.name for p in gp.default_plugins()]
     assert names[0] == "flight" and {"level", "assists", "trail", "weather"} <= set(names)
+
+
+# -- the mod's import: nothing it does quits the game, nothing but a regular file is run ----------
+@pytest.mark.parametrize("body", ["import sys\nsys.exit(3)\n", "raise KeyboardInterrupt\n", "raise SystemExit\n"])
+def test_exit_or_interrupt_at_a_mods_import_is_a_problem_not_an_exit(tmp_path, body):
+    plugins, problems = gp.discover_mods(write_mods(tmp_path, counter=GOOD, quits=body))
+    assert [p.name for p in plugins] == ["frame-counter"]
+    assert len(problems) == 1 and "quits.py" in problems[0] and "skipped" in problems[0]
+
+
+def test_exit_in_a_mods_build_is_a_problem_not_an_exit(tmp_path):
+    mods = write_mods(tmp_path, quits="import sys\nclass P:\n    name = 'quits'\n"
+                                      "    def build(self, app):\n        sys.exit(1)\nplugin = P()\n")
+    plugins, _ = gp.discover_mods(mods)
+    with Simulation(level=None, plugins=plugins) as sim:
+        assert len(sim.mod_problems) == 1 and "quits" in sim.mod_problems[0]
+        sim.run(0.1)
+
+
+def test_a_mod_file_that_is_not_a_regular_file_is_refused(tmp_path):
+    import os
+    mods = write_mods(tmp_path, counter=GOOD)
+    os.mkfifo(mods / "fifo.py")  # opening it to read would block the game forever
+    plugins, problems = gp.discover_mods(mods)
+    assert [p.name for p in plugins] == ["frame-counter"]
+    assert len(problems) == 1 and "fifo.py" in problems[0] and "regular file" in problems[0]
+
+
+def test_a_failed_build_leaves_nothing_of_the_mod_behind(tmp_path):
+    mods = write_mods(tmp_path, half=textwrap.dedent('''
+        import esper
+        from engine.stages import Stage
+
+        class Boom(esper.Processor):
+            def process(self, dt):
+                raise AssertionError("a system of a mod whose build failed must not run")
+
+        class P:
+            name = "half"
+            def build(self, app):
+                app.add_system(Boom(), Stage.GAMEPLAY)
+                raise RuntimeError("build failed after adding a system")
+
+        plugin = P()
+    '''))
+    plugins, _ = gp.discover_mods(mods)
+    with Simulation(level=None, plugins=plugins) as sim:
+        assert len(sim.mod_problems) == 1
+        assert "Boom" not in [name for _, name in sim.app.systems()]
+        sim.run(0.2)
+
+
+# -- where mods come from ------------------------------------------------------------------------
+def test_mods_come_from_the_user_data_folder_and_named_folders_only(tmp_path, monkeypatch):
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    write_mods(cwd, counter=GOOD)  # ./mods of the current folder: never run unless named
+    monkeypatch.chdir(cwd)
+    monkeypatch.setenv("DONIFY_DATA_DIR", str(tmp_path / "data"))
+    assert gp.mod_folders() == [tmp_path / "data" / "mods"]
+    assert gp.mod_folders(["mods"]) == [tmp_path / "data" / "mods", Path("mods")]
+    monkeypatch.setattr(gp, "entry_points", lambda group: [])
+    plugins, problems = gp.find_mods()
+    assert plugins == [] and problems == []
+    plugins, problems = gp.find_mods(["mods"])
+    assert [p.name for p in plugins] == ["frame-counter"] and problems == []
+
+
+def test_a_named_mods_folder_that_does_not_exist_is_an_error(tmp_path):
+    with pytest.raises(ValueError, match="no such folder"):
+        gp.find_mods([str(tmp_path / "nowhere")])
