@@ -35,7 +35,6 @@ from world.geometry import BoxRow, CylinderRow, LevelGeometry
 
 TOUCH_M = 1e-4  # closer than this to a surface counts as touching it
 SUPPORT_TOLERANCE_M = 1e-3  # a top this close above the envelope's bottom still supports it
-_EMBED_TOL_M = 1e-7  # the previous position is "on the surface" within this
 _UP = (0.0, 0.0, 1.0)
 
 
@@ -345,56 +344,40 @@ def _box_face(x0: float, y0: float, z0: float, x1: float, y1: float, z1: float,
 
     Returns (axis, sign, correction): the face's axis (0 x, 1 y, 2 z), its side (±1) and how
     far to move the end point out along the face's normal (0: only touching) — or None.
+
+    A tick that starts on the surface or inside the grown box (resting, sliding, landing, or
+    the box grown by a change of attitude) keeps to the face the start is nearest: the end is
+    put back on that face's side, never moved across the box to another one.
     """
-    out0 = max(abs(x0) - Hx, abs(y0) - Hy, abs(z0) - Hz)
-    if out0 < -_EMBED_TOL_M:
-        # embedded (teleported or squeezed in): out along the shallowest face, if still inside
-        px, py, pz = Hx - abs(x1), Hy - abs(y1), Hz - abs(z1)
-        if px <= 0.0 or py <= 0.0 or pz <= 0.0:
-            return None  # started inside and left: let it go
-        if px <= py and px <= pz:
-            return 0, (1.0 if x1 >= 0.0 else -1.0), px
-        if py <= pz:
-            return 1, (1.0 if y1 >= 0.0 else -1.0), py
-        return 2, (1.0 if z1 >= 0.0 else -1.0), pz
-    # the previous point is outside the box or on it: slab test for the entry face
+    ox0, oy0, oz0 = abs(x0) - Hx, abs(y0) - Hy, abs(z0) - Hz
+    if ox0 <= 0.0 and oy0 <= 0.0 and oz0 <= 0.0:
+        if max(abs(x1) - Hx, abs(y1) - Hy, abs(z1) - Hz) >= TOUCH_M:
+            return None  # left the box: clear
+        if ox0 >= oy0 and ox0 >= oz0:
+            sign = 1.0 if x0 >= 0.0 else -1.0
+            return 0, sign, max(0.0, Hx - sign * x1)
+        if oy0 >= oz0:
+            sign = 1.0 if y0 >= 0.0 else -1.0
+            return 1, sign, max(0.0, Hy - sign * y1)
+        sign = 1.0 if z0 >= 0.0 else -1.0
+        return 2, sign, max(0.0, Hz - sign * z1)
+    # the start is outside: slab test for the entry face (its entry time is ≥ 0)
     t_in, t_out, axis, sign, a1_in, h_in = -math.inf, math.inf, -1, 0.0, 0.0, 0.0
     crossing = True
-    d = x1 - x0
-    if d != 0.0:
-        inv = 1.0 / d
-        ta, tb = (-Hx - x0) * inv, (Hx - x0) * inv
-        if d > 0.0:
-            t_in, t_out, axis, sign = ta, tb, 0, -1.0
-        else:
-            t_in, t_out, axis, sign = tb, ta, 0, 1.0
-        a1_in, h_in = x1, Hx
-    elif x0 >= Hx or x0 <= -Hx:
-        crossing = False  # parallel to this slab and outside it
-    d = y1 - y0
-    if crossing and d != 0.0:
-        inv = 1.0 / d
-        ta, tb = (-Hy - y0) * inv, (Hy - y0) * inv
-        if d < 0.0:
-            ta, tb = tb, ta
-        if ta > t_in:
-            t_in, axis, sign, a1_in, h_in = ta, 1, (-1.0 if d > 0.0 else 1.0), y1, Hy
-        if tb < t_out:
-            t_out = tb
-    elif y0 >= Hy or y0 <= -Hy:
-        crossing = False
-    d = z1 - z0
-    if crossing and d != 0.0:
-        inv = 1.0 / d
-        ta, tb = (-Hz - z0) * inv, (Hz - z0) * inv
-        if d < 0.0:
-            ta, tb = tb, ta
-        if ta > t_in:
-            t_in, axis, sign, a1_in, h_in = ta, 2, (-1.0 if d > 0.0 else 1.0), z1, Hz
-        if tb < t_out:
-            t_out = tb
-    elif z0 >= Hz or z0 <= -Hz:
-        crossing = False
+    for k, (a0, a1, h) in enumerate(((x0, x1, Hx), (y0, y1, Hy), (z0, z1, Hz))):
+        d = a1 - a0
+        if d != 0.0:
+            inv = 1.0 / d
+            ta, tb = (-h - a0) * inv, (h - a0) * inv
+            if d < 0.0:
+                ta, tb = tb, ta
+            if ta > t_in:
+                t_in, axis, sign, a1_in, h_in = ta, k, (-1.0 if d > 0.0 else 1.0), a1, h
+            if tb < t_out:
+                t_out = tb
+        elif a0 >= h or a0 <= -h:
+            crossing = False  # parallel to this slab and outside it
+            break
     if crossing and axis >= 0 and t_in <= t_out and t_in <= 1.0 and t_out >= 0.0:
         return axis, sign, max(0.0, h_in - sign * a1_in)
     # no crossing: touching if the end point is within TOUCH of the box
@@ -408,8 +391,26 @@ def _box_face(x0: float, y0: float, z0: float, x1: float, y1: float, z1: float,
     return 2, (1.0 if z1 > 0.0 else -1.0), 0.0
 
 
+def _max_extent(horizontal) -> float:
+    """The largest half extent of the envelope over all horizontal directions (its footprint's
+    circumradius): max over the corners of |±a ± b ± c| of the scaled axes."""
+    r00, r10, r01, r11, r02, r12 = horizontal
+    best = 0.0
+    for s1, s2 in ((1.0, 1.0), (1.0, -1.0), (-1.0, 1.0), (-1.0, -1.0)):
+        x, y = r00 + s1 * r01 + s2 * r02, r10 + s1 * r11 + s2 * r12
+        best = max(best, x * x + y * y)
+    return math.sqrt(best)
+
+
+_SIDE_SAMPLES = 24  # samples of the segment within the outer circle when looking for the side entry
+
+
 def _cylinder_contact(cyl: CylinderRow, horizontal, ez: float, p0, p1):
     """Meet the segment p0 → p1 with a vertical cylinder grown by the envelope.
+
+    The grown cylinder is, in each horizontal direction u from its axis, r + the envelope's
+    extent along u (a tilted or turned drone is wider one way than another); vertically it is
+    grown by the envelope's half height `ez`.
 
     Returns (nx, ny, nz, x, y, z): the normal and the corrected end point; None when clear.
     """
@@ -420,57 +421,113 @@ def _cylinder_contact(cyl: CylinderRow, horizontal, ez: float, p0, p1):
         return None
     x0, y0 = p0[0] - cx, p0[1] - cy
     x1, y1 = p1[0] - cx, p1[1] - cy
-    # closest approach of the horizontal segment to the axis
     dx, dy = x1 - x0, y1 - y0
     dd = dx * dx + dy * dy
+    # quick rejection against the widest the grown cylinder can be
+    r_max = r + _max_extent(horizontal)
     t = 0.0 if dd == 0.0 else min(1.0, max(0.0, -(x0 * dx + y0 * dy) / dd))
-    qx, qy = x0 + t * dx, y0 + t * dy
-    dq = math.hypot(qx, qy)
-    ux, uy = (qx / dq, qy / dq) if dq > 1e-12 else (1.0, 0.0)
-    R = r + _extent(horizontal, ux, uy)
-    if dq >= R + TOUCH_M:
+    if math.hypot(x0 + t * dx, y0 + t * dy) >= r_max + TOUCH_M:
         return None
-    d0 = math.hypot(x0, y0)
-    d1 = math.hypot(x1, y1)
-    # top or bottom face: the previous point was beyond it
-    if z0 >= zhi - _EMBED_TOL_M and z1 < zhi + TOUCH_M:
-        dz = z0 - z1
-        s = 1.0 if dz <= 0.0 else min(1.0, (z0 - zhi) / dz)
+    d0, d1 = math.hypot(x0, y0), math.hypot(x1, y1)
+    R0 = _grown_radius(r, horizontal, x0, y0, d0)
+    R1 = _grown_radius(r, horizontal, x1, y1, d1)
+    end_inside = d1 < R1 and zlo < z1 < zhi
+
+    if d0 <= R0 and zlo <= z0 <= zhi:
+        # started on the surface or inside: keep to the face the start is nearest
+        if not end_inside:
+            return _touching(x1, y1, d1, R1, z1, zlo, zhi, p1)
+        top, bottom, side = zhi - z0, z0 - zlo, R0 - d0
+        if top <= bottom and top <= side:
+            return 0.0, 0.0, 1.0, p1[0], p1[1], zhi
+        if bottom <= side:
+            return 0.0, 0.0, -1.0, p1[0], p1[1], zlo
+        nx, ny = (x1 / d1, y1 / d1) if d1 > 1e-9 else ((x0 / d0, y0 / d0) if d0 > 1e-9 else (1.0, 0.0))
+        R = r + _extent(horizontal, nx, ny)
+        return nx, ny, 0.0, cx + nx * R, cy + ny * R, z1
+
+    # started outside: the earliest entry through the top, the bottom or the side
+    best_t, hit = math.inf, None
+    if z0 >= zhi and z1 < zhi:
+        s = (z0 - zhi) / (z0 - z1)
         hx, hy = x0 + s * dx, y0 + s * dy
-        if math.hypot(hx, hy) < R:
-            return 0.0, 0.0, 1.0, p1[0], p1[1], max(z1, zhi)
-    if z0 <= zlo + _EMBED_TOL_M and z1 > zlo - TOUCH_M:
-        dz = z1 - z0
-        s = 1.0 if dz <= 0.0 else min(1.0, (zlo - z0) / dz)
+        dh = math.hypot(hx, hy)
+        if dh < _grown_radius(r, horizontal, hx, hy, dh):
+            best_t, hit = s, (0.0, 0.0, 1.0, p1[0], p1[1], zhi)
+    elif z0 <= zlo and z1 > zlo:
+        s = (zlo - z0) / (z1 - z0)
         hx, hy = x0 + s * dx, y0 + s * dy
-        if math.hypot(hx, hy) < R:
-            return 0.0, 0.0, -1.0, p1[0], p1[1], min(z1, zlo)
-    # the side
-    if d0 >= R - _EMBED_TOL_M:
-        if d1 < R and d1 > 1e-9 and x1 * x0 + y1 * y0 > 0.0:
-            # pressed in from the same side: out radially, keeping the sliding motion
-            nx, ny = x1 / d1, y1 / d1
-            return nx, ny, 0.0, cx + nx * R, cy + ny * R, z1
-        # entry point of the horizontal segment on the grown circle (swept: through a pole)
-        b = x0 * dx + y0 * dy
-        c = x0 * x0 + y0 * y0 - R * R
-        disc = b * b - dd * c
-        if dd > 0.0 and disc >= 0.0:
-            te = (-b - math.sqrt(disc)) / dd
-            if -1e-9 <= te <= 1.0 and zlo < z0 + te * (z1 - z0) < zhi:
-                te = max(0.0, te)
-                ex, ey = x0 + te * dx, y0 + te * dy
-                n = math.hypot(ex, ey) or 1.0
-                nx, ny = ex / n, ey / n
-                return nx, ny, 0.0, cx + nx * R, cy + ny * R, z1
-        if d1 < R + TOUCH_M and d1 > 1e-9 and zlo < z1 < zhi:
-            return x1 / d1, y1 / d1, 0.0, p1[0], p1[1], z1  # touching
+        dh = math.hypot(hx, hy)
+        if dh < _grown_radius(r, horizontal, hx, hy, dh):
+            best_t, hit = s, (0.0, 0.0, -1.0, p1[0], p1[1], zlo)
+    te = _side_entry(r, horizontal, r_max, x0, y0, z0, dx, dy, z1 - z0, dd, zlo, zhi)
+    if te is not None and te < best_t:
+        ex, ey = x0 + te * dx, y0 + te * dy
+        n = math.hypot(ex, ey) or 1.0
+        nx, ny = ex / n, ey / n
+        R = r + _extent(horizontal, nx, ny)
+        hit = nx, ny, 0.0, cx + nx * R, cy + ny * R, z1
+    if hit is not None:
+        return hit
+    return _touching(x1, y1, d1, R1, z1, zlo, zhi, p1)
+
+
+def _grown_radius(r: float, horizontal, x: float, y: float, d: float) -> float:
+    """The grown cylinder's radius in the direction of (x, y) from its axis (d = its length)."""
+    if d <= 1e-12:
+        return r + _max_extent(horizontal)
+    return r + _extent(horizontal, x / d, y / d)
+
+
+def _touching(x1, y1, d1, R1, z1, zlo, zhi, p1):
+    """A resting touch of the side (no correction), or None."""
+    if d1 < R1 + TOUCH_M and d1 > 1e-9 and zlo < z1 < zhi:
+        return x1 / d1, y1 / d1, 0.0, p1[0], p1[1], z1
+    return None
+
+
+def _side_entry(r, horizontal, r_max, x0, y0, z0, dx, dy, dz, dd, zlo, zhi) -> float | None:
+    """First time t in [0, 1] at which the segment is inside the grown cylinder's side, or None.
+
+    The grown radius depends on the direction, so the entry is found on the part of the
+    segment inside the widest circle: sampled, then refined by bisection.
+    """
+    if dd == 0.0:
         return None
-    # embedded: push out radially
-    if d1 >= R or not zlo < z1 < zhi:
+    b = x0 * dx + y0 * dy
+    c = x0 * x0 + y0 * y0 - r_max * r_max
+    disc = b * b - dd * c
+    if disc <= 0.0:
         return None
-    nx, ny = (x1 / d1, y1 / d1) if d1 > 1e-12 else (1.0, 0.0)
-    return nx, ny, 0.0, cx + nx * R, cy + ny * R, z1
+    root = math.sqrt(disc)
+    ta, tb = max(0.0, (-b - root) / dd), min(1.0, (-b + root) / dd)
+    if ta > tb:
+        return None
+
+    def inside(t: float) -> bool:
+        z = z0 + t * dz
+        if not zlo < z < zhi:
+            return False
+        x, y = x0 + t * dx, y0 + t * dy
+        d = math.hypot(x, y)
+        return d < _grown_radius(r, horizontal, x, y, d)
+
+    previous = ta
+    if inside(ta):
+        return ta
+    for i in range(1, _SIDE_SAMPLES + 1):
+        t = ta + (tb - ta) * i / _SIDE_SAMPLES
+        if inside(t):
+            lo, hi = previous, t
+            for _ in range(30):
+                mid = 0.5 * (lo + hi)
+                if inside(mid):
+                    hi = mid
+                else:
+                    lo = mid
+            return hi
+        previous = t
+    return None
 
 
 def _settle(q, w_body: list[float], params: ContactParams, dt: float) -> None:
