@@ -1,4 +1,4 @@
-"""The assists (MODEL §8): take-off, landing and the mission, as setpoint generators.
+"""The assists (docs/model.md#assists): take-off, landing and the mission, as setpoint generators.
 
 An assist never moves the drone: it only writes the Controller's setpoints (target
 velocity, target altitude, hovering point, MotorPower) that the stabilised controller flies,
@@ -32,7 +32,7 @@ TAKEOFF_MOTOR_POWER = 0.2  # MotorPower set when a take-off arms from 0 (cruise 
 SETTLED_M = 0.1  # |altitude error| that ends a take-off …
 SETTLED_M_S = 0.15  # … with |vertical speed| below this
 
-LANDING_MAX_SPEED_M_S = 0.7  # MODEL §8: descent commanded at most this fast
+LANDING_MAX_SPEED_M_S = 0.7  # docs/model.md#assists: descent commanded at most this fast
 LANDING_MIN_SPEED_M_S = 0.25  # the slowest, just above the surface
 LANDING_SLOWDOWN_GAIN = 0.6  # 1/s: descent speed per metre of height while slowing down
 LANDING_MAX_SLOPE_DEG = 5.0  # steeper surfaces are refused

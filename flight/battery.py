@@ -1,4 +1,4 @@
-"""The one-cell battery and the power model (MODEL §4).
+"""The one-cell battery and the power model (docs/model.md#battery-and-power).
 
 Open-circuit voltage over the energy fraction s: V = 3.35 + 0.55 s + 0.45 s⁸ (4.35 V full).
 The loaded voltage solves V_l = V_oc − R·P/V_l for the present electrical power P and is
@@ -24,7 +24,7 @@ from flight.layout import (
 
 @njit
 def open_circuit_voltage(p, fraction: float) -> float:
-    """V_oc(s) of MODEL §4, s clamped to [0, 1]."""
+    """V_oc(s) of docs/model.md#battery-and-power, s clamped to [0, 1]."""
     s = min(1.0, max(0.0, fraction))
     return p[OCV_A] + p[OCV_B] * s + p[OCV_C] * s ** p[OCV_N]
 

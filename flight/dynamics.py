@@ -1,4 +1,4 @@
-"""The rigid-body and rotor dynamics of MODEL §2–§3, one fixed sub-step at a time.
+"""The rigid-body and rotor dynamics (docs/model.md#equations-of-motion), one sub-step at a time.
 
 Right-handed frames: body X forward, Y left, Z up; world Z up. Motors 0 front-right,
 1 rear-right, 2 rear-left, 3 front-left. Per sub-step (≤ 1/240 s):

@@ -2,16 +2,21 @@
 
 The per-tick flight model and controllers are plain Python functions over float64 arrays,
 compiled by numba (`njit`). Compiled code is cached on disk, in the user's cache folder
-under a name derived from every source file of the `flight` package: numba checks only the
-file a function is defined in, so an edit to a callee in another file would otherwise run
-stale machine code. Set DONIFY_NO_JIT=1 to run the very same functions as plain Python —
-slower, handy with a debugger.
+(or $DONIFY_JIT_CACHE) under `numba/CHECKOUT/SOURCES`: SOURCES is derived from every source
+file of the `flight` package — numba checks only the file a function is defined in, so an
+edit to a callee in another file would otherwise run stale machine code — and CHECKOUT from
+where this copy of Donify lives. When the sources change, the caches of the older sources of
+*this* checkout are deleted; those of other checkouts (another clone, an installed copy, a
+CI worktree), each running its own sources, are theirs and are left alone, as is anything
+in the folder not named like a cache. Set DONIFY_NO_JIT=1 to run the very same functions as
+plain Python — slower, handy with a debugger.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -26,11 +31,17 @@ def _cache_dir() -> Path:
     import platformdirs  # noqa: PLC0415
 
     root = Path(os.environ.get("DONIFY_JIT_CACHE") or platformdirs.user_cache_dir("donify")) / "numba"
-    here = root / digest.hexdigest()[:16]
-    if not here.is_dir() and root.is_dir():
-        for old in root.iterdir():  # caches of other versions of the sources
-            shutil.rmtree(old, ignore_errors=True)
+    mine = root / hashlib.sha256(str(_FLIGHT).encode()).hexdigest()[:_NAME_CHARS]
+    here = mine / digest.hexdigest()[:_NAME_CHARS]
+    if not here.is_dir() and mine.is_dir():
+        for old in mine.iterdir():  # caches of older versions of this checkout's sources
+            if _CACHE_NAME.fullmatch(old.name) and old.is_dir() and not old.is_symlink():
+                shutil.rmtree(old, ignore_errors=True)
     return here
+
+
+_NAME_CHARS = 16  # hexadecimal digits of a checkout's or sources' name
+_CACHE_NAME = re.compile(f"[0-9a-f]{{{_NAME_CHARS}}}")
 
 
 if os.environ.get("DONIFY_NO_JIT"):

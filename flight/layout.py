@@ -95,7 +95,15 @@ OUTER_DIVIDER = 86  # inner ticks per outer-loop update
 MAX_YAW_RATE = 87  # rad/s
 ANGLE_MAX_TILT = 88  # rad
 BATTERY_J = 89  # J at full charge
-PACKED_SIZE = 90
+REF_ACC = 90  # m/s², the cruise reference's planned horizontal acceleration
+REF_JERK = 91  # m/s³, how fast the reference's acceleration changes
+MOTOR_LEAD = 92  # s, horizon over which a motor speed setpoint is led (0: no lead)
+RATE_I_WINDOW = 93  # rad/s, the rate integrators learn only on smaller rate errors
+YAW_BRAKE_SHARE = 94  # share of the rotors' largest yaw deceleration a released yaw plans with
+YAW_LOCK_RATE = 95  # rad/s, the heading is locked once the yaw rate is below this
+V_BRAKE_SHARE = 96  # share of the thrust margin a vertical stop going down plans with
+ALT_LINEAR_SPEED = 97  # m/s, the altitude profile is linear below this speed
+PACKED_SIZE = 98
 
 # ---- controller state (Controller.loops.state) ----------------------------------------------
 RATE_INTEGRAL = 0  # (3) rad/s²
@@ -113,7 +121,17 @@ COUNTDOWN = 20  # inner ticks until the next outer update
 FORCE = 21  # (3) m/s²: wanted acceleration, + g along Z
 Q_SP = 24  # (4) attitude setpoint
 VZ_SP = 28  # m/s, last outer update
-CONTROL_SIZE = 29
+VEL_REF = 29  # (2) m/s, world: the cruise reference, slewing toward the horizontal setpoint
+VEL_REF_SET = 31  # 1.0 once VEL_REF holds a value (0.0: start it from the present velocity)
+LINE_POS = 32  # (2) m, world: where the cruise reference is on the travel line
+LINE_DIR = 34  # (2) unit vector of the line held
+LINE_SET = 36  # 1.0 while a line is held
+ACC_REF = 37  # (2) m/s², world: the cruise reference's acceleration
+YAW_STOPPING = 39  # 1.0 while a released yaw brakes
+YAW_STOP_AT = 40  # rad, the heading the braking is planned to end at
+YAW_STOP_DIR = 41  # ±1, the way the drone was turning
+YAW_BRAKE = 42  # rad/s², the deceleration the yaw stop plans with
+CONTROL_SIZE = 43
 
 # ---- which controller flies (the control kernel's `law` argument) -----------------------------
 LAW_STABILISED = 0  # MANUAL STABILISED and the assists
@@ -134,4 +152,5 @@ T_HOLD_ALT = 4  # 1.0: hold T_ALT; 0.0: follow T_VEL z
 T_YAW_RATE = 5  # rad/s
 T_HOLD_POS = 6  # 1.0: hover over T_POS
 T_POS = 7  # (2) m, world
-TARGETS_SIZE = 9
+T_HOLD_LINE = 9  # 1.0: keep to the line of travel (manual cruise), see stabilised.py
+TARGETS_SIZE = 10

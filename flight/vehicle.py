@@ -1,4 +1,4 @@
-"""Vehicle parameters: MODEL §1's table as data, loaded from a TOML file and validated.
+"""Vehicle parameters: the table of docs/model.md#parameters as data, loaded from a TOML file and validated.
 
 A vehicle file (`assets/vehicles/tello.toml`) holds one entry per parameter with its value,
 unit, accepted bounds, kind (manufacturer, estimate, …) and description. `load_vehicle`
@@ -100,6 +100,7 @@ SPEC: dict[str, tuple[str, str, int]] = {
     "rate_p": ("control", "1/s", 3),
     "rate_i": ("control", "1/s^2", 3),
     "rate_i_limit": ("control", "rad/s^2", 0),
+    "rate_i_window": ("control", "deg/s", 0),
     "max_rate": ("control", "deg/s", 3),
     "angle_max_tilt": ("control", "deg", 0),
     "max_yaw_rate": ("control", "deg/s", 0),
@@ -111,11 +112,18 @@ SPEC: dict[str, tuple[str, str, int]] = {
     "position_gain": ("control", "1/s", 0),
     "position_speed_limit": ("control", "m/s", 0),
     "hold_capture_speed": ("control", "m/s", 0),
+    "reference_acceleration": ("control", "m/s^2", 0),
+    "reference_jerk": ("control", "m/s^3", 0),
+    "motor_lead_time": ("control", "s", 0),
     "max_jerk": ("control", "m/s^3", 0),
     "integrator_window": ("control", "m/s", 0),
     "max_yaw_acceleration": ("control", "deg/s^2", 0),
+    "yaw_brake_share": ("control", "1", 0),
+    "yaw_lock_rate": ("control", "deg/s", 0),
     "altitude_gain": ("control", "1/s", 0),
     "vertical_brake_decel": ("control", "m/s^2", 0),
+    "vertical_brake_thrust_share": ("control", "1", 0),
+    "altitude_linear_speed": ("control", "m/s", 0),
     "vertical_velocity_gain": ("control", "1/s", 0),
     "vertical_velocity_i": ("control", "1/s^2", 0),
     "vertical_velocity_i_limit": ("control", "m/s^2", 0),
@@ -188,6 +196,11 @@ class Vehicle:
     def weight_n(self) -> float:
         return self.mass_kg * self.gravity_m_s2
 
+    @property
+    def thrust_margin_m_s2(self) -> float:
+        """Upward acceleration four rotors at max_motor_speed give beyond gravity, sea level."""
+        return 4.0 * self.thrust_coefficient * self.max_motor_speed_rad_s ** 2 / self.mass_kg - self.gravity_m_s2
+
     def hover_motor_speed_rad_s(self, density_kg_m3: float | None = None) -> float:
         """ω at which four rotors carry the weight: √(m g / (4 kT ρ/ρ₀))."""
         ratio = 1.0 if density_kg_m3 is None else density_kg_m3 / self.reference_air_density_kg_m3
@@ -253,6 +266,14 @@ def pack(v: Vehicle) -> np.ndarray:
     p[L.MAX_YAW_RATE] = c["max_yaw_rate"]
     p[L.ANGLE_MAX_TILT] = c["angle_max_tilt"]
     p[L.BATTERY_J] = v.battery_energy_j
+    p[L.REF_ACC] = c["reference_acceleration"]
+    p[L.REF_JERK] = c["reference_jerk"]
+    p[L.MOTOR_LEAD] = c["motor_lead_time"]
+    p[L.RATE_I_WINDOW] = c["rate_i_window"]
+    p[L.YAW_BRAKE_SHARE] = c["yaw_brake_share"]
+    p[L.YAW_LOCK_RATE] = c["yaw_lock_rate"]
+    p[L.V_BRAKE_SHARE] = c["vertical_brake_thrust_share"]
+    p[L.ALT_LINEAR_SPEED] = c["altitude_linear_speed"]
     return p
 
 

@@ -45,6 +45,8 @@ class RunFlightController(esper.Processor):
                     t[L.T_HOLD_POS] = 0.0
                 else:
                     t[L.T_HOLD_POS], t[L.T_POS], t[L.T_POS + 1] = 1.0, hold[0], hold[1]
+                # a manual cruise keeps to the line it was given; assists steer on their own
+                t[L.T_HOLD_LINE] = 1.0 if ctrl.mode == "manual" else 0.0
             else:
                 lab = loops.lab
                 lab[L.LAB_ROLL], lab[L.LAB_PITCH] = ctrl.lab_stick

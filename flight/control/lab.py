@@ -1,4 +1,5 @@
-"""Laboratory models Angle and Acro (MODEL §10): direct collective, not MANUAL STABILISED.
+"""Laboratory models Angle and Acro: direct collective, not MANUAL STABILISED
+(docs/model.md#laboratory-models-angle-and-acro).
 
 Angle: the left stick sets roll (x) and pitch (y) angles up to `angle_max_tilt`; the right
 stick's x turns the heading at up to `max_yaw_rate` (stick right → clockwise).

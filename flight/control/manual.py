@@ -1,4 +1,4 @@
-"""MANUAL STABILISED: what the pilot's inputs mean (MODEL §6).
+"""MANUAL STABILISED: what the pilot's inputs mean (docs/model.md#stabilised-manual-flight).
 
 * MotorPower ∈ [0, 1] is the persistent propulsion and cruise setting: RT raises it, LT
   lowers it, 0.5 per second at full trigger, proportionally below; released triggers keep it.
@@ -6,14 +6,16 @@
   moment of choice, remembered in the world frame (a yaw change does not rotate it). Outside
   the dead zone its amplitude does not set the speed: the target speed is 8 × MotorPower.
   Neutral keeps the setpoint; a new stick movement (another angle, or a new deflection from
-  neutral) chooses again.
+  neutral) chooses again. The stabilised controller keeps the drone on the line so chosen
+  (flight/control/stabilised.py), so wind and gusts never carry it aside for good.
 * Y / A command +2 / −2 m/s vertically; on release an altitude target is kept at the
-  predicted stop altitude and the vertical speed is brought back to zero.
-* LS (brake) forgets the direction: horizontal travel stops, then the drone hovers.
+  predicted stop altitude (braked by gravity going up, by the thrust margin going down) and
+  the vertical speed is brought back to zero.
+* LS (brake) forgets the direction: horizontal travel stops, then the drone hovers over the
+  point where it slowed down.
 * At exactly MotorPower = 0 nothing is commanded (the cut); the next RT re-arms from the
   present state and the altitude hold brakes any fall already under way.
 """
-
 from __future__ import annotations
 
 import math
@@ -75,9 +77,16 @@ class ManualFlight:
                 ctrl.hold_position = [body.position[0], body.position[1]]
 
     def stop_altitude(self, body: RigidBody) -> float:
-        """Where a vertical stop at the planned deceleration ends: z + v|v| / (2 a)."""
+        """Where a vertical stop at the planned deceleration ends: z + v|v| / (2 a). Going up,
+        gravity brakes (`vertical_brake_decel`); going down, the thrust margin does (a share
+        of it at the rated max motor speed)."""
         vz = body.velocity[2]
-        decel = self.vehicle.control["vertical_brake_decel"]
+        c = self.vehicle.control
+        if vz > 0.0:
+            decel = c["vertical_brake_decel"]
+        else:
+            decel = max(c["vertical_brake_thrust_share"] * self.vehicle.thrust_margin_m_s2,
+                        0.1 * self.vehicle.gravity_m_s2)
         return body.position[2] + vz * abs(vz) / (2.0 * decel)
 
     def _apply_speed(self, ctrl: Controller) -> None:

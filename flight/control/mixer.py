@@ -4,7 +4,7 @@ The allocation uses the X and Y lever arms separately (the Tello frame is not sq
     ΣT = T,  Σ yᵢTᵢ = τx,  −Σ xᵢTᵢ = τy,  −Σ spinᵢ·k·Tᵢ = τz,
 inverted once per vehicle (`allocation_inverse`, stored in the packed parameters). When a
 rotor would leave [0, T_max], torques are reduced to fit the thrust available — yaw first,
-then roll and pitch — never the collective beyond its own bounds (MODEL §10).
+then roll and pitch — never the collective beyond its own bounds (docs/model.md#laboratory-models-angle-and-acro).
 """
 
 from __future__ import annotations

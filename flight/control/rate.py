@@ -4,15 +4,20 @@
     τ = I α + ω × I ω                              (N·m, gyroscopic term fed forward)
 
 Gains are in angular acceleration per rate error so they carry over between airframes of
-different inertia. The integrator contribution is bounded by `rate_i_limit` (rad/s²) and
-frozen while the mixer had to cut torque (anti wind-up). State lives in the controller
+different inertia. The integrator is there for steady moments (the drag acting above the
+centre of mass grows as a banked drone speeds up): it learns only on rate errors below
+`rate_i_window`, so the transient of a stick step never winds it up and it can be quick. Its
+contribution is bounded by `rate_i_limit` (rad/s²) and it is frozen while the mixer had to
+cut torque (anti wind-up). State lives in the controller
 array `ctl` (flight/layout.py).
 """
 
 from __future__ import annotations
 
 from flight.jit import njit
-from flight.layout import INERTIA, OMEGA, RATE_I, RATE_I_LIMIT, RATE_INTEGRAL, RATE_P, RATE_SP, TORQUE
+from flight.layout import (
+    INERTIA, OMEGA, RATE_I, RATE_I_LIMIT, RATE_I_WINDOW, RATE_INTEGRAL, RATE_P, RATE_SP, TORQUE,
+)
 
 
 @njit
@@ -23,7 +28,7 @@ def rate_update(ctl, p, body, sp_x, sp_y, sp_z, dt_s, saturated):
     alpha = [0.0, 0.0, 0.0]
     for i in range(3):
         err = sp[i] - body[OMEGA + i]
-        if not saturated:
+        if not saturated and abs(err) < p[RATE_I_WINDOW]:
             v = ctl[RATE_INTEGRAL + i] + p[RATE_I + i] * err * dt_s
             ctl[RATE_INTEGRAL + i] = lim if v > lim else (-lim if v < -lim else v)
         alpha[i] = p[RATE_P + i] * err + ctl[RATE_INTEGRAL + i]

@@ -1,16 +1,29 @@
 """The control step run every 1/240 s tick: the active law's thrusts → motor setpoints.
 
+Each motor follows its speed setpoint with a first-order lag (35 ms up, 50 ms down), which
+would delay every torque the loops ask for. The command leads it, as an ESC's lag
+compensation does: the setpoint is chosen so that, with the motor's own time constant, the
+wanted speed would be reached over `motor_lead_time` instead, i.e.
+    setpoint = ω + (ω_wanted − ω) / (1 − exp(−lead / τ)),
+limited to [0, max speed]. The motor dynamics are untouched; at saturation nothing is gained.
+
 At MotorPower exactly 0 (the rotors' ARMED flag is off) the four commanded thrusts are
-zero and nothing is computed: no law can bypass the cut.
+zero and nothing is computed: no law can bypass the cut. The stabilised cruise reference and
+line are forgotten then, so a re-arm starts them from the present state.
 """
 
 from __future__ import annotations
+
+import math
 
 from flight.control.lab import acro_update, angle_update
 from flight.control.stabilised import stabilised_update
 from flight.dynamics import rotor_thrust, speed_for_thrust
 from flight.jit import njit
-from flight.layout import ARMED, LAW_ANGLE, LAW_STABILISED, MAX_SPEED, SETPOINT, THRUST_CMD
+from flight.layout import (
+    ARMED, LAW_ANGLE, LAW_STABILISED, LINE_SET, MAX_SPEED, MOTOR_LEAD, SETPOINT, SPEED, TAU_DOWN,
+    TAU_UP, THRUST_CMD, VEL_REF_SET,
+)
 
 
 @njit
@@ -19,6 +32,8 @@ def control_tick(law, ctl, p, body, rotors, targets, lab, density_kg_m3, dt_s):
         for i in range(4):
             rotors[SETPOINT + i] = 0.0
             rotors[THRUST_CMD + i] = 0.0
+        ctl[VEL_REF_SET] = 0.0
+        ctl[LINE_SET] = 0.0
         return
     max_speed = rotors[MAX_SPEED]
     max_thrust = rotor_thrust(p, max_speed, density_kg_m3)
@@ -28,6 +43,12 @@ def control_tick(law, ctl, p, body, rotors, targets, lab, density_kg_m3, dt_s):
         thrusts = angle_update(ctl, p, body, lab, density_kg_m3, max_thrust, dt_s)
     else:
         thrusts = acro_update(ctl, p, body, lab, density_kg_m3, max_thrust, dt_s)
+    lead = p[MOTOR_LEAD]
+    gain_up = 1.0 / (1.0 - math.exp(-lead / p[TAU_UP])) if lead > 0.0 else 1.0
+    gain_down = 1.0 / (1.0 - math.exp(-lead / p[TAU_DOWN])) if lead > 0.0 else 1.0
     for i in range(4):
         rotors[THRUST_CMD + i] = thrusts[i]
-        rotors[SETPOINT + i] = min(speed_for_thrust(p, thrusts[i], density_kg_m3), max_speed)
+        wanted = min(speed_for_thrust(p, thrusts[i], density_kg_m3), max_speed)
+        now = rotors[SPEED + i]
+        gain = gain_up if wanted > now else gain_down
+        rotors[SETPOINT + i] = min(max(now + (wanted - now) * gain, 0.0), max_speed)

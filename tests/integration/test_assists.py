@@ -1,6 +1,6 @@
-"""Assists in the shipped levels (MODEL §8; issue #5 item 7).
+"""Assists in the shipped levels (docs/model.md#assists; issue #5 item 7).
 
-Figures from MODEL.md: take-off aims 1.5 m above the support found under the drone; landing
+Figures from docs/model.md: take-off aims 1.5 m above the support found under the drone; landing
 descends at ≤ 0.7 m/s onto the surface it measured (raised or not) and only a real contact
 cuts the motors; the mission transits at 18 m (world) and ends on the arrival pad; the
 trail keeps a point about every 0.2 s, at most 1 200.
@@ -16,9 +16,9 @@ from world.level import Box, load_level
 from world.sensing import Support
 
 FRAME = 1 / 60
-TAKEOFF_M = 1.5  # MODEL §8
-MAX_DESCENT = 0.7  # MODEL §8
-TRANSIT_Z = 18.0  # MODEL §8
+TAKEOFF_M = 1.5  # docs/model.md#assists
+MAX_DESCENT = 0.7  # docs/model.md#assists
+TRANSIT_Z = 18.0  # docs/model.md#assists
 
 
 def record(sim, seconds, until=None):

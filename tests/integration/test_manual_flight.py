@@ -1,6 +1,6 @@
-"""MANUAL STABILISED flight checks (MODEL §6; issue #3 item 5), in the empty lab world.
+"""MANUAL STABILISED flight checks (docs/model.md#stabilised-manual-flight; issue #3 item 5), in the empty lab world.
 
-Figures come from MODEL.md: 8 m/s × MotorPower cruise, 25° tilt limit, ±2 m/s Y/A, 0.5/s
+Figures come from docs/model.md: 8 m/s × MotorPower cruise, 25° tilt limit, ±2 m/s Y/A, 0.5/s
 MotorPower rate, the 50 ms spin-down, the drag-balanced tilt at 8 m/s.
 """
 

@@ -1,10 +1,10 @@
-"""Weather in flight (MODEL §3, §5; issue #7): wind through the relative airspeed, the
+"""Weather in flight (docs/model.md#equations-of-motion and #weather; issue #7): wind through the relative airspeed, the
 stabilised controller cancelling a constant wind, density through thrust and power, gusts
 repeatable for a seed, presets a player can pick, the headless weather setter.
 
-Figures come from MODEL.md: the drag equation F = −½ ρ |v_rel| (CdA ⊙ v_rel) in body axes on
+Figures come from docs/model.md: the drag equation F = −½ ρ |v_rel| (CdA ⊙ v_rel) in body axes on
 v_rel = v − wind, acting 2 mm above the centre of mass; thrust kT ω² ρ/ρ₀; the power model of
-§4; and the issue's 0.2 m hold in a 5 m/s wind.
+docs/model.md#battery-and-power; and the issue's 0.2 m hold in a 5 m/s wind.
 """
 
 import math
@@ -40,7 +40,7 @@ def rotation(q):
 
 
 def drag_body(q, velocity, wind, density=model.RHO0):
-    """MODEL §3's drag, in body axes, for a world velocity and wind."""
+    """The drag of docs/model.md#equations-of-motion, in body axes, for a world velocity and wind."""
     rel = rotation(q).T @ (np.array(velocity) - np.array(wind))
     return -0.5 * density * np.linalg.norm(rel) * np.array(model.CDA) * rel
 
@@ -144,7 +144,8 @@ def hover_figures(make_sim, density):
 
 
 def model_hover_power(density):
-    """MODEL §4 at hover: induced (4 discs, 40 %) + profile (1.7 W at 16 400 rpm, ∝ rpm³) + 2.5 W."""
+    """docs/model.md#battery-and-power at hover: induced (4 discs, 40 %) + profile (1.7 W at
+    16 400 rpm, ∝ rpm³) + 2.5 W."""
     t = model.MASS * model.G / 4
     disc = math.pi * (model.PROP_D / 2) ** 2
     omega = math.sqrt(t / (model.KT * density / model.RHO0))
