@@ -1,6 +1,6 @@
 """The pilot's inputs: the virtual gamepad every input device writes, and what it means.
 
-`Pad` is the one pilot-input state (ARCHITECTURE §3's `sim.pad`): the keyboard, real
+`Pad` is the one pilot-input state (`sim.pad` of docs/api.md#the-headless-simulation): the keyboard, real
 gamepads (pyglet or the `inputs` fallback), scripts and tests all write to it. Sticks are
 (x right, y up) in [-1, 1]; triggers in [0, 1]; buttons are Xbox names.
 """
@@ -19,8 +19,13 @@ def _check_button(name: str) -> str:
     return name
 
 
-def _check_axis(name: str, value, low: float, high: float):
+def _check_axis(name: str, value, low: float, high: float, length: int = 1):
+    """A trigger is one number, a stick a pair of numbers: anything else raises ValueError here,
+    at the bad write, not in the next frame."""
     values = value if isinstance(value, tuple) else (value,)
+    if len(values) != length:
+        shape = "a number" if length == 1 else f"{length} numbers"
+        raise ValueError(f"pad.{name}: expected {shape} in [{low}, {high}], got {value!r}")
     for v in values:
         if not isinstance(v, (int, float)) or not math.isfinite(v) or not low <= v <= high:
             raise ValueError(f"pad.{name}: expected numbers in [{low}, {high}], got {value!r}")
@@ -43,9 +48,9 @@ class Pad:
 
     @left.setter
     def left(self, value) -> None:
-        value = tuple(float(v) for v in value) if isinstance(value, (tuple, list)) and len(value) == 2 else value
-        _check_axis("left", value, -1.0, 1.0)
-        self._left = value
+        value = tuple(value) if isinstance(value, (tuple, list)) else value
+        _check_axis("left", value, -1.0, 1.0, 2)
+        self._left = (float(value[0]), float(value[1]))
 
     @property
     def right(self) -> tuple[float, float]:
@@ -53,9 +58,9 @@ class Pad:
 
     @right.setter
     def right(self, value) -> None:
-        value = tuple(float(v) for v in value) if isinstance(value, (tuple, list)) and len(value) == 2 else value
-        _check_axis("right", value, -1.0, 1.0)
-        self._right = value
+        value = tuple(value) if isinstance(value, (tuple, list)) else value
+        _check_axis("right", value, -1.0, 1.0, 2)
+        self._right = (float(value[0]), float(value[1]))
 
     @property
     def lt(self) -> float:

@@ -22,6 +22,8 @@ from flight.control.loops import FlightLoops
 from flight.vehicle import Vehicle
 from game import events
 from systems.control import law_of
+from world.geometry import ActiveLevel
+from world.sensing import sense_support
 
 MODES = ("manual", "angle", "acro")
 
@@ -94,8 +96,19 @@ def place_at_spawn(app: App) -> None:
     collider.damage = 0.0
     collider.contact = False
     collider.last_impact_speed_m_s = 0.0
+    _sense_at_spawn(app, body, collider)
     trail.points.clear()
     trail.since_last_s = 0.0
+
+
+def _sense_at_spawn(app: App, body: RigidBody, collider: Collider) -> None:
+    """Ground sensing before the first tick: what is under the drone where it was put."""
+    active = app.try_resource(ActiveLevel)
+    support = None if active is None else sense_support(active.geometry, body.position, body.quaternion,
+                                                        collider.size_m)
+    collider.support_height_m = None if support is None else support.height_m
+    collider.support_id = None if support is None else support.id
+    collider.height_above_ground_m = None if support is None else support.distance_m
 
 
 class FlightModes:

@@ -46,6 +46,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 
 from components.pilot import BUTTONS
 from engine.datafile import DataFileError, TomlSource, describe, parse_toml, pydantic_errors, read_toml
+from game.seed import SEED_EXPECTED, check_seed
 
 #: The menu entries the game itself provides (systems/menu.py); a level or a mod may add
 #: more ("weather:breeze", "air:hot_day", …), checked against the menu when the flight starts.
@@ -119,9 +120,10 @@ Text = Annotated[str, Strict(), StringConstraints(max_length=2000)]
 
 
 def _seed(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**63:
-        raise ValueError("a whole number ≥ 0")
-    return value
+    try:
+        return check_seed(value)
+    except ValueError:
+        raise ValueError(SEED_EXPECTED) from None
 
 
 def _level_ref(value: str) -> str:

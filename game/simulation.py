@@ -1,6 +1,6 @@
 """The headless Simulation: the whole game without a window, audio device or GL context.
 
-This is ARCHITECTURE §3's contract — the API tests, level designers' scripts, `donify fly`
+This is the contract of docs/api.md#the-headless-simulation — the API tests, level designers' scripts, `donify fly`
 and the window all drive:
 
     sim = Simulation()                          # the default level, seed 0
@@ -27,6 +27,7 @@ from flight import quat
 from flight.vehicle import RPM_TO_RAD_S, Vehicle, default_vehicle, load_vehicle
 from game import events
 from game.plugins import build_mods, default_plugins
+from game.seed import check_seed
 from game.scene import FlightModes, SceneConfig, drone_components, spawn_drone
 from game.telemetry import Telemetry
 from game.weather import set_weather as _set_weather
@@ -58,15 +59,17 @@ class Simulation:
         position: spawn position of the centre of mass, m (default: the level's spawn pad).
         yaw_deg: spawn heading, degrees counter-clockwise from world X.
         vehicle: a vehicle file path or a loaded `Vehicle` (default: the shipped Tello).
-        plugins: extra plugins (mods) built after the game's own.
+        plugins: extra plugins (mods) built after the game's own, and watched while it runs:
+            one that raises or leaves the drone's state non-finite is disabled, a slow one
+            named (game.plugins.build_mods); `mod_problems` lists every such line.
+        strict_mods: raise instead (the mod's exception, or game.plugins.ModError).
     """
 
     def __init__(self, level: str | Path | None = "street", *, seed: int = 0,
                  density: float | None = None, wind=None, position=None, yaw_deg: float | None = None,
                  vehicle: Vehicle | str | Path | None = None, plugins: Iterable[Plugin] = (),
                  strict_mods: bool = False) -> None:
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ValueError(f"seed: expected an integer, got {seed!r}")
+        check_seed(seed)
         if density is not None or wind is not None:
             check_weather(1.225 if density is None else density, (0, 0, 0) if wind is None else wind)
         if position is not None:

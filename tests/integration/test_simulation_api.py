@@ -1,11 +1,14 @@
-"""The headless Simulation contract (ARCHITECTURE §3): names, determinism, bad arguments."""
+"""The headless Simulation contract (docs/api.md#the-headless-simulation): names, determinism, bad arguments."""
 
 import dataclasses
+import io
 import json
 import math
 
 import pytest
 
+from engine.datafile import DataFileError
+from game.fly import run_fly
 from game.simulation import Simulation
 from game.telemetry import Telemetry
 
@@ -157,3 +160,35 @@ def test_angle_mode_holds_the_stick_angle(make_sim):
     assert t.pitch_deg == pytest.approx(stick(sim, 0.5) * tilt, abs=0.5)
     assert abs(t.roll_deg) < 0.5
     assert t.velocity[0] > 0.5  # tilting the nose down flies forward (+X)
+
+
+# -- contract breaks found from outside: each raised late, or said nothing ---------------------
+@pytest.mark.parametrize("stick, value", [("right", 0.5), ("left", 0.5), ("left", (0.1, 0.2, 0.3)),
+                                          ("right", (None, 0.0)), ("left", (math.nan, 0.0))])
+def test_a_bad_stick_write_raises_at_the_write(make_sim, stick, value):
+    sim = make_sim()
+    with pytest.raises(ValueError, match=f"pad.{stick}"):
+        setattr(sim.pad, stick, value)
+    sim.step()  # the pad is unchanged and the next frame runs
+
+
+def test_height_above_ground_is_known_before_the_first_tick(make_sim):
+    sim = make_sim("street")
+    assert sim.telemetry().height_above_ground == pytest.approx(0.0, abs=1e-3)  # resting on the start pad
+    high = make_sim("street", position=(0.0, 0.0, 5.0))
+    pad_top = high.level.spawn.top_m
+    assert high.telemetry().height_above_ground == pytest.approx(5.0 - 0.5 * high.vehicle.envelope_size_m[2] - pad_top,
+                                                                 abs=1e-6)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**63, 1.5, True, "3"])
+def test_one_seed_rule_for_the_api_scripts_and_the_command_line(make_sim, seed, tmp_path):
+    with pytest.raises(ValueError, match="seed"):
+        make_sim(level=None, seed=seed)
+    if isinstance(seed, int) and not isinstance(seed, bool):
+        script = tmp_path / "s.toml"
+        script.write_text(f"seconds = 0.1\nseed = {seed}\n[[timeline]]\nat = 0.0\nrt = 0.0\n")
+        with pytest.raises(DataFileError, match=":2: seed: expected"):
+            run_fly(None, str(script), None, None, None, out=io.StringIO(), err=io.StringIO())
+        with pytest.raises(ValueError, match="--seed: expected a whole number from 0"):
+            run_fly(None, "examples/street_manual.toml", "0.1", None, str(seed), out=io.StringIO(), err=io.StringIO())
