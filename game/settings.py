@@ -9,7 +9,11 @@ default with ONE warning line naming the file, the line, the key and what was ex
 that is not TOML at all (or not text) gives one line and all the defaults. Loading never
 writes: a broken file stays as the user left it until the game saves (`Settings.save()`),
 which writes the whole file atomically (a temporary file in the same directory, then
-`os.replace`), so a crash or a full disk mid-write never leaves half a file.
+`os.replace`), so a crash or a full disk mid-write never leaves half a file; the temporary
+of a save killed mid-write is removed at the next load or save (game/atomic.py). A settings
+file that is a symbolic link (dotfiles kept in a repository) is written through: the link
+stays, its target gets the new text. Only a regular file of at most `MAX_SETTINGS_BYTES`
+is read; anything else (a named pipe, a device) is one warning line and the defaults.
 
     settings = load_settings()            # never raises; settings.warnings holds the lines
     settings.audio.master                 # 0..1
@@ -31,7 +35,7 @@ import platformdirs
 
 from components.pilot import BUTTONS
 from engine.datafile import DataFileError, TomlSource, describe, read_toml
-from game.atomic import atomic_path
+from game.atomic import atomic_path, remove_stale_temporaries
 from game.input.gamepads import CONTROLLER_BUTTONS, DEFAULT_GAMEPAD_BUTTONS
 from game.input.keyboard import ACTIONS, DEFAULT_KEYS
 from game.input.keys import is_key_name, normalise_key_name
@@ -43,6 +47,7 @@ CONFIG_DIR_ENV = "DONIFY_CONFIG_DIR"
 CAMERA_VIEWS = ("chase", "fpv", "top")
 LANGUAGES = ("en", "fr")
 BACKENDS = ("pyglet", "inputs", "none")
+MAX_SETTINGS_BYTES = 1024 * 1024  # the full file is ~3 KB: a megabyte is not a settings file
 
 
 class Invalid(ValueError):
@@ -247,10 +252,11 @@ def load_settings(config_dir: str | Path | None = None) -> Settings:
     """The settings from the file (defaults where it is missing, bad or silent). Never raises."""
     path = settings_path(config_dir)
     settings = Settings(path=path)
+    remove_stale_temporaries(_written_path(path))  # left by a save that was killed mid-write
     try:
         if not path.exists() and not path.is_symlink():
             return settings  # first run: all defaults, and nothing written until the game saves
-        source = read_toml(path)
+        source = read_toml(path, max_bytes=MAX_SETTINGS_BYTES)
     except OSError as exc:
         settings.warn(f"{path}: cannot read: {exc.strerror or exc}; using the default settings")
         return settings
@@ -384,13 +390,21 @@ def to_toml(settings: Settings) -> str:
 
 def write_text_atomically(path: str | Path, text: str) -> None:
     """Replace `path` with `text` in one step: readers see the old file or the new one, never
-    a partial one; the permissions the user gave the file are kept. Raises OSError on failure
-    (the old file is then untouched)."""
+    a partial one; the permissions the user gave the file are kept, and a symbolic link is
+    written through (its target replaced, the link kept). Raises OSError on failure (the old
+    file is then untouched)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    path = _written_path(path)
     try:
         mode = os.stat(path).st_mode & 0o7777
     except FileNotFoundError:
         mode = None
     with atomic_path(path, mode) as tmp:
         tmp.write_text(text, encoding="utf-8", newline="\n")
+
+
+def _written_path(path: Path) -> Path:
+    """The file a write to `path` must replace: the end of its chain of symbolic links (a
+    rename over the link itself would turn it into a plain file), else `path`."""
+    return Path(os.path.realpath(path)) if path.is_symlink() else path

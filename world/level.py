@@ -202,7 +202,7 @@ class Mission(_Data):
 
 
 class WeatherPreset(_Data):
-    """An experimental air state (MODEL §5): mean wind, gust intensity, density, rain."""
+    """An experimental air state (docs/model.md#weather): mean wind, gust intensity, density, rain."""
 
     id: Id
     name: Text

@@ -131,7 +131,9 @@ def _stands(geometry, level: "Level", pad, base: float) -> bool:
     if abs(base - level.ground.height) <= STAND_TOLERANCE_M:
         return True
     x, y = pad.position[0], pad.position[1]
-    for b in geometry.boxes:
+    # the broad phase first: a loop over every solid for every pad is quadratic in a big level
+    boxes, cylinders = geometry.candidates((x, y), (x, y), base + STAND_TOLERANCE_M)
+    for b in boxes:
         if b.kind == "pad" and b.id == pad.id:
             continue
         if abs(b.cz + b.hz - base) > STAND_TOLERANCE_M:
@@ -139,7 +141,7 @@ def _stands(geometry, level: "Level", pad, base: float) -> bool:
         dx, dy = x - b.cx, y - b.cy
         if abs(b.c * dx + b.s * dy) <= b.hx and abs(b.c * dy - b.s * dx) <= b.hy:
             return True
-    for c in geometry.cylinders:
+    for c in cylinders:
         if abs(c.z1 - base) <= STAND_TOLERANCE_M and math.hypot(x - c.x, y - c.y) <= c.r:
             return True
     return False

@@ -44,7 +44,7 @@ def test_street_has_what_the_issue_asks():
     assert level.platforms and level.platforms[0].top_m >= 2.0, "a raised platform a few metres up"
     kinds = {c.kind for c in level.cylinders}
     assert {"pole", "tree"} <= kinds
-    assert level.mission is not None and level.mission.transit_altitude == 18.0  # MODEL §8
+    assert level.mission is not None and level.mission.transit_altitude == 18.0  # docs/model.md#assists
     sections = {w.section for w in level.mission.waypoints}
     assert sections == {"street", "outskirts"}
     arrival = level.pad(level.mission.arrival_pad)
