@@ -12,6 +12,9 @@ a good level, keep the last good one on errors, and emit LEVEL_RELOADED with the
     result = watcher.poll(time.monotonic())
     if result is not None:
         apply_reload(app, result)
+
+The game window uses `BackgroundLevelWatcher` instead (same `poll`): the file is parsed,
+checked and compiled in a worker process, so a big level never stalls a frame.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from engine.stages import Stage
 from game import events
 from game.scene import SceneConfig
 from systems.collision import ResolveContacts
-from world.geometry import ActiveLevel
+from world.geometry import ActiveLevel, LevelGeometry
 from world.level import Level
 from world.level_watch import ReloadResult
 
@@ -44,10 +47,18 @@ class LevelPlugin:
         app.on(events.RESET, self.contacts.on_reset)
 
 
-def apply_level(app: App, level: Level | None) -> None:
-    """Fly in `level` from the next tick: new geometry and spawn pad; the drone keeps its state."""
+def apply_level(app: App, level: Level | None, geometry: LevelGeometry | None = None) -> None:
+    """Fly in `level` from the next tick: new geometry and spawn pad; the drone keeps its state.
+
+    `geometry`: the level's collision geometry if it was already compiled (a background
+    reload compiles it in its worker: for a big level that is too long for a frame).
+    """
     active = app.resource(ActiveLevel)
-    active.swap(level)
+    if geometry is None or level is None:
+        active.swap(level)
+    else:  # what swap does, minus the compiling
+        active.level, active.geometry = level, geometry
+        active.version += 1
     config = app.try_resource(SceneConfig)
     if config is not None:
         config.level = level
@@ -62,7 +73,7 @@ def apply_reload(app: App, result: ReloadResult) -> list[str]:
     Emits LEVEL_RELOADED with the error lines (empty: reloaded fine) and returns them.
     """
     if result.level is not None:
-        apply_level(app, result.level)
+        apply_level(app, result.level, result.geometry)
         log.info("level reloaded: %s", result.path)
     else:
         for line in result.errors:

@@ -10,6 +10,12 @@ as many fixed 1/240 s ticks as the elapsed time allows (independent of the frame
 RENDER stage interpolates between the last two ticks → draw. Frame pacing comes from pyglet's
 clock (a frame-rate cap from the settings, or as fast as v-sync lets).
 
+Hot reload: the window watches the file of the level it flies (`BackgroundLevelWatcher`,
+a `stat` every 0.25 s). A save is parsed, checked, compiled and turned into render meshes in
+a worker process, then handed back over a few frames and applied between two frames: a good
+file swaps the level (the drone stays where it is; Restart uses the new spawn pad), a broken
+one keeps the last good level and the HUD shows its first located error line.
+
 Tests drive the same loop with a fake clock: `game.frame(1 / 60)` then `game.pixels()`.
 """
 
@@ -23,6 +29,7 @@ import pyglet
 
 import game.render  # noqa: F401 (sets pyglet's GL options before pyglet.gl is imported)
 from game.input import InputDevices, apply_input_settings
+from game.levels import apply_reload
 from game.render import hud_text
 from game.render.gl import save_png
 from game.render.pause import PausePanel
@@ -30,6 +37,8 @@ from game.render.plugin import RenderPlugin
 from game.render.renderer import Renderer
 from game.settings import load_settings
 from game.simulation import Simulation
+from world.geometry import ActiveLevel
+from world.level_watch import BackgroundLevelWatcher
 
 log = logging.getLogger("donify.window")
 
@@ -105,10 +114,14 @@ class Game:
         self.window.push_handlers(on_resize=self.on_resize, on_draw=self.on_draw, on_close=self.on_close,
                                   on_deactivate=self.on_deactivate)
         self.devices.start()
+        self.level_watcher = self._watch_level()
+        self._clock_s = 0.0  # the frames' time, for the level watcher's polling
+        self._retired = None
         self.running = True
         self.frame_times: list[float] = []
         self._scheduled = None
-        for line in getattr(self.settings, "warnings", []):
+        # mods that failed to build (later mod reports reach the HUD as MESSAGE events)
+        for line in [*getattr(self.settings, "warnings", []), *self.sim.mod_problems]:
             self.renderer.hud.message(line)
 
     def _add_audio(self):
@@ -133,6 +146,8 @@ class Game:
         self.draw()
 
     def step(self, dt: float) -> None:
+        self._clock_s += dt
+        self._reload_level()  # paused too: editing the level while paused is natural
         self.devices.poll(dt)
         pad = self.sim.pad
         presses = list(pad.presses)
@@ -154,6 +169,33 @@ class Game:
     def draw(self) -> None:
         self.window.switch_to()
         self.renderer.draw()
+
+    # -- hot reload ------------------------------------------------------------------------
+    def _watch_level(self) -> BackgroundLevelWatcher | None:
+        """A watcher on the flown level's file (none for a level built in code or the lab)."""
+        level = self.app.resource(ActiveLevel).level
+        source = getattr(level, "source", "")
+        if not source:
+            return None
+        from game.render.level_model import prepare_level_meshes  # noqa: PLC0415
+
+        return BackgroundLevelWatcher(source, prepare=prepare_level_meshes)
+
+    def _reload_level(self) -> None:
+        self._retired = None  # the level replaced a frame ago: freed now (see below)
+        if self.level_watcher is None:
+            return
+        result = self.level_watcher.poll(self._clock_s)
+        if result is None:
+            return
+        if result.ok:
+            # Freeing a big level (20 000 boxes: ~10 ms) is kept out of the frame that uploads
+            # its successor's meshes: the old one lives until the next frame.
+            active = self.app.resource(ActiveLevel)
+            self._retired = (active.level, active.geometry)
+            if result.prepared is not None:
+                self.renderer.use_prepared_meshes(result.level, result.prepared)
+        apply_reload(self.app, result)  # LEVEL_RELOADED: the HUD says so, with the first error
 
     def pixels(self):
         """The last drawn frame as a (height, width, 4) RGBA array, top row first."""
@@ -285,6 +327,9 @@ class Game:
     def close(self) -> None:
         """Free the GL objects, the window and the simulation (tests call it directly)."""
         self.running = False
+        if getattr(self, "level_watcher", None) is not None:
+            self.level_watcher.close()
+            self.level_watcher = None
         if getattr(self, "audio", None) is not None:
             self.audio.close()
         if getattr(self, "renderer", None) is not None:

@@ -10,7 +10,7 @@ projection matrices for a viewport aspect. Pure numpy: no GL, so the maths is te
   to the wanted eye is cast against the level; the eye comes in at once when blocked and
   eases back out.
 - First person: at the front camera's optical centre, fixed to the body (the Tello has no
-  mechanical gimbal, MODEL §5), looking along body +X.
+  mechanical gimbal, docs/model.md#weather), looking along body +X.
 - Map: orthographic, looking straight down, world +X to the right and +Y up the screen,
   centred on the drone.
 """

@@ -1,4 +1,4 @@
-"""The Tello's shape, reconstructed at true scale from MODEL §1 (not a photo, not a CAD file).
+"""The Tello's shape, reconstructed at true scale from docs/model.md#what-is-modelled (not a photo, not a CAD file).
 
 Body frame: X forward, Y left, Z up, origin at the centre of mass. What fixes the scale:
 
@@ -10,7 +10,7 @@ Body frame: X forward, Y left, Z up, origin at the centre of mass. What fixes th
 - four guards around the discs, sized so that the outer edge matches the collision envelope
   with guards (175.2 × 169.7 mm) and the height matches the envelope (41 mm).
 
-Dimensions not in MODEL §1 (shell size, pod radius, guard band height) are reconstructions,
+Dimensions not in docs/model.md#what-is-modelled (shell size, pod radius, guard band height) are reconstructions,
 named below with their values in metres.
 """
 
@@ -32,7 +32,7 @@ PROP_GREY = (0.30, 0.32, 0.35)  # darker than the blur disc, so a turning blade 
 BLUR_GREY = (0.78, 0.80, 0.83)
 LENS_BLUE = (0.10, 0.16, 0.30)
 
-FRAME_SIZE_M = (0.098, 0.0925)  # MODEL §1 body footprint
+FRAME_SIZE_M = (0.098, 0.0925)  # body footprint, docs/model.md#what-is-modelled
 SHELL_SIZE_M = (0.068, 0.058)  # reconstruction: smaller than the frame
 SHELL_CORNER_RADIUS_M = 0.013
 SHELL_CHAMFER_M = 0.006  # top edge bevel

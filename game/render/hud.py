@@ -1,4 +1,4 @@
-"""The HUD (MODEL §7), the flight menu overlay (LB / Tab), the pause panel and messages.
+"""The HUD (docs/model.md#hud), the flight menu overlay (LB / Tab), the pause panel and messages.
 
 Everything is drawn through `UiLayer`s (one buffer per font, rebuilt only when an item
 changed). The readouts refresh at `REFRESH_HZ` from one telemetry record — fast enough to
@@ -274,22 +274,7 @@ class Hud:
         return f" {note[start:]}" if start >= 0 else ""
 
     def _mission_text(self, mission: dict, extra: dict) -> str:
-        lang = self.language
-        status = str(mission.get("status", "idle"))
-        text = T.mission_status(status, lang)
-        index = mission.get("waypoint_index", -1)
-        if isinstance(index, int) and index >= 0:
-            total = mission.get("waypoints") or extra.get("mission_total") or 0
-            name = mission.get("waypoint_id") or mission.get("waypoint")
-            text += f" · wp {index + 1}/{total}" if total else f" · wp {index + 1}"
-            if name:
-                text += f" {name}"
-        distance = mission.get("distance_m")
-        if distance is None and isinstance(index, int) and index >= 0 and callable(extra.get("distance_to")):
-            distance = extra["distance_to"](index)
-        if isinstance(distance, (int, float)) and math.isfinite(distance) and status not in ("idle", ""):
-            text += f" · {distance:.0f} m"
-        return text
+        return T.mission_text(mission, self.language, extra.get("mission_total") or 0, extra.get("distance_to"))
 
     def _draw_messages(self) -> None:
         shown = tuple((m[0], m[2]) for m in self.messages)

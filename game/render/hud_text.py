@@ -1,6 +1,6 @@
 """What the HUD says, in English and French, and how its numbers are written.
 
-MODEL §7: PROPULSION (MotorPower), the targets (ManualTargetVelocity, TARGET Z in the fixed
+docs/model.md#hud: PROPULSION (MotorPower), the targets (ManualTargetVelocity, TARGET Z in the fixed
 world frame), HEIGHT ABOVE GROUND (to the surface detected under the drone) and what the
 motors actually produce (rpm, thrust) are shown separately, so altitude hold is never
 mistaken for terrain following and MotorPower never for thrust. Units are SI; degrees only
@@ -136,7 +136,7 @@ ACTIONS: dict[str, tuple[str, str]] = {  # game/input/keyboard.py's actions
     "screenshot": ("screenshot", "capture d'écran"),
 }
 
-MOTOR_NAMES = ("FR", "RR", "RL", "FL")  # motor index 0..3 (MODEL §2)
+MOTOR_NAMES = ("FR", "RR", "RL", "FL")  # motor index 0..3 (docs/model.md#units-and-frames)
 
 
 def _index(language: str) -> int:
@@ -170,6 +170,39 @@ def menu_entry(entry_id: str, fallback: str, language: str) -> str:
 def mission_status(status: str, language: str) -> str:
     pair = MISSION_STATUS.get(status)
     return pair[_index(language)] if pair else status
+
+
+# statuses after which the route is over: no waypoint to head for, no distance to it
+MISSION_OVER = ("arrived", "refused")
+
+
+def mission_text(mission: dict, language: str, total: int = 0, distance_to=None) -> str:
+    """The HUD's mission line: 'transit · wp 2/6 north-end · 41 m', or just 'arrived'.
+
+    Args:
+        mission: telemetry's `mission` (status, waypoint_index, and maybe waypoints,
+            waypoint_id, distance_m).
+        total: waypoints in the route, when `mission` does not say.
+        distance_to: waypoint index → metres from the drone (or None), when `mission` has no
+            distance_m.
+    """
+    status = str(mission.get("status", "idle"))
+    text = mission_status(status, language)
+    if status in MISSION_OVER:
+        return text
+    index = mission.get("waypoint_index", -1)
+    if isinstance(index, int) and index >= 0:
+        total = mission.get("waypoints") or total or 0
+        name = mission.get("waypoint_id") or mission.get("waypoint")
+        text += f" · wp {index + 1}/{total}" if total else f" · wp {index + 1}"
+        if name:
+            text += f" {name}"
+    distance = mission.get("distance_m")
+    if distance is None and isinstance(index, int) and index >= 0 and callable(distance_to):
+        distance = distance_to(index)
+    if isinstance(distance, (int, float)) and math.isfinite(distance) and status not in ("idle", ""):
+        text += f" · {distance:.0f} m"
+    return text
 
 
 def message(key: str, language: str, *args) -> str:

@@ -7,6 +7,8 @@ messages. Only the window adds it: the headless Simulation has no RENDER-stage s
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import esper
 
 from engine.app import App
@@ -63,7 +65,7 @@ class HudMessages:
     def on_level_reloaded(self, errors) -> None:
         errors = list(errors or [])
         if errors:
-            self._say("level_reloaded_errors", len(errors), errors[0], colour=WARN)
+            self._say("level_reloaded_errors", len(errors), short_location(str(errors[0])), colour=WARN)
         else:
             self._say("level_reloaded")
 
@@ -76,6 +78,21 @@ class HudMessages:
     def on_impact(self, speed_m_s: float, normal=None, damage: float = 0.0, *rest) -> None:
         if speed_m_s >= 1.0:
             self._say("impact", speed_m_s, colour=YELLOW)
+
+
+def short_location(line: str) -> str:
+    """An error line `FILE:LINE: …` with FILE shortened for the HUD's one centred line:
+    relative to the working folder when it is inside it (`levels/mine/level.toml:27: …`),
+    else its folder and name. The terminal's log keeps the full path."""
+    path, sep, rest = line.partition(":")
+    if not sep or not rest[:1].isdigit():
+        return line
+    file = Path(path)
+    try:
+        short = file.resolve().relative_to(Path.cwd().resolve())
+    except (OSError, ValueError):
+        short = Path(*file.parts[-2:]) if len(file.parts) > 2 else file
+    return f"{short}{sep}{rest}"
 
 
 class RenderPlugin:

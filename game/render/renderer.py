@@ -115,6 +115,7 @@ class Renderer:
         self.trail_mesh = GpuMesh(LAYOUT, capacity=1200, dynamic=True)
         self.rain_mesh = GpuMesh(LAYOUT, capacity=2 * RAIN_DROPS_MAX, dynamic=True)
         self._level_key: object = ()
+        self._prepared: tuple | None = None  # (level, LevelMeshes built off the frame thread)
         self.ground_first = False  # the level's ground can be painted first (see draw)
         self.ground_z = 0.0  # m, the ground's surface
         self._trail_key: tuple = ()
@@ -191,8 +192,11 @@ class Renderer:
             g = Ground()
             meshes.ground = ground_grid(g.centre, g.size, g.height, rgb(g.colour))
             meshes.ground_is_floor = True
+        elif self._prepared is not None and self._prepared[0] is level:
+            meshes = self._prepared[1]
         else:
             meshes = build_level(level)
+        self._prepared = None
         self.level_meshes = [self._static(meshes.solid)]
         self.ground_mesh = None
         if meshes.ground is not None:
@@ -207,6 +211,11 @@ class Renderer:
                                if self.route else np.zeros((0, VERTEX_FLOATS), np.float32))
         self._lighting = level.lighting if level is not None else Lighting()
         self.sky_mesh.upload(_sky_dome(self._lighting).array())
+
+    def use_prepared_meshes(self, level, meshes) -> None:
+        """When `level` becomes the active level, draw it from `meshes` (level_model's
+        `prepare_level_meshes`, built by a hot reload's worker) instead of building them here."""
+        self._prepared = (level, meshes)
 
     # -- sizing --------------------------------------------------------------------------------
     def resize(self, width: int, height: int, fb_width: int | None = None, fb_height: int | None = None) -> None:

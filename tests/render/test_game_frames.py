@@ -101,7 +101,7 @@ def test_hud_shows_text_in_its_region(make_game, save_shot):
     after = game.pixels()
     save_shot(after, "hud")
     assert np.abs(after[rows, cols].astype(int) - before[rows, cols].astype(int)).max() > 100
-    assert game.sim.telemetry().motor_power == pytest.approx(0.5 * 31 * FRAME_S, rel=0.05)  # 0.5 /s (MODEL §6)
+    assert game.sim.telemetry().motor_power == pytest.approx(0.5 * 31 * FRAME_S, rel=0.05)  # 0.5 /s (docs/model.md)
 
 
 def _prop_discs_mask(renderer, shape) -> np.ndarray:
@@ -389,6 +389,7 @@ def test_screenshot_command(tmp_path, capsys):
     from game.cli import main
 
     out = tmp_path / "docs" / "screenshot.png"
+    out.parent.mkdir()  # an existing folder: a missing one is refused (tests/integration/test_first_run_cli.py)
     assert main(["screenshot", "-o", str(out), "--size", "480x270", "--seconds", "0.5"]) == 0
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     capsys.readouterr()

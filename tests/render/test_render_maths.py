@@ -1,5 +1,5 @@
 """The renderer's pure parts (no GL): one rotation convention, projections, the drone's
-shape at MODEL §1's scale, the cameras, the level's meshes, the HUD's words and the pause
+shape at the scale of docs/model.md#what-is-modelled, the cameras, the level's meshes, the HUD's words and the pause
 panel."""
 
 from __future__ import annotations
@@ -58,13 +58,13 @@ def test_gl_matrix_is_column_major():
     assert tf.gl_matrix(m)[12:15] == (1.0, 2.0, 3.0)
 
 
-# -- the drone at true scale (MODEL §1) ---------------------------------------------------------
+# -- the drone at true scale (docs/model.md#what-is-modelled) ---------------------------------------------------------
 def test_drone_fills_the_guard_envelope_and_no_more():
     v = default_vehicle()
     model = build_drone(v)
     points = model.body.array()[:, 0:3]
     extent = points.max(axis=0) - points.min(axis=0)
-    assert extent == pytest.approx((0.1752, 0.1697, 0.041), abs=2e-4)  # MODEL §1 envelope with guards
+    assert extent == pytest.approx((0.1752, 0.1697, 0.041), abs=2e-4)  # the envelope with guards
 
 
 def test_props_are_three_inch_at_the_motor_axes_and_the_shell_is_smaller_than_the_frame():
@@ -223,7 +223,7 @@ def test_every_hud_label_exists_in_english_and_french():
         for key, pair in table.items():
             assert len(pair) == 2 and all(pair), key
     assert T.label("target_z", "en") == "TARGET Z"
-    assert T.label("height", "en") == "HEIGHT ABOVE GROUND"  # MODEL §7's names
+    assert T.label("height", "en") == "HEIGHT ABOVE GROUND"  # the names of docs/model.md#hud
     assert T.label("height", "fr") != T.label("height", "en")
 
 

@@ -104,3 +104,73 @@ def test_simulation_apply_level_by_name(make_sim):
     sim.apply_level("street")
     assert sim.level.name == "The street" and list(body.position) == before
     assert sim.config.spawn_position_m == sim.level.spawn_position(sim.vehicle.envelope_size_m[2])
+
+
+# -- the window's watcher: loads in a worker process, handed back in small steps --------------
+def _many_boxes(level_file, n: int) -> str:
+    rows = [f'[[boxes]]\nid = "b{i}"\nposition = [{20 + 3 * (i % 40)}.0, {20 + 3 * (i // 40)}.0]\n'
+            f'size = [1.0, 1.0, 2.0]\nkind = "obstacle"\n' for i in range(n)]
+    return level_file.read_text() + "\n" + "\n".join(rows)
+
+
+def test_a_packed_result_comes_back_equal_in_small_steps(level_file):
+    from world.level_watch import CHUNK_ITEMS, load_result, pack, unpack, unpack_steps
+
+    save(level_file, _many_boxes(level_file, 3 * CHUNK_ITEMS + 5), 10**18)
+    result = load_result(level_file)
+    pieces, skeleton = pack(result)
+    # the level's boxes and the geometry's box rows travel as chunks of CHUNK_ITEMS
+    assert sorted(len(chunks) for _, chunks in pieces) == [4, 4]
+    steps = unpack_steps(pieces, skeleton)
+    assert sum(1 for _ in steps) == 8  # one step per chunk: the frame can stop between two
+    back = unpack(pieces, skeleton)
+    assert back.level == result.level and back.level.boxes[-1].id == f"b{3 * CHUNK_ITEMS + 4}"
+    assert back.geometry.boxes == result.geometry.boxes
+    assert (back.geometry.box_lo == result.geometry.box_lo).all()
+
+
+def _poll_until(watcher, stop_s: float = 120.0):
+    import time
+
+    start, now = time.monotonic(), 0.0
+    while time.monotonic() - start < stop_s:
+        now += 0.05
+        result = watcher.poll(now)
+        if result is not None:
+            return result
+        time.sleep(0.01)
+    raise AssertionError("no reload result")
+
+
+def test_the_background_watcher_loads_in_a_worker_and_keeps_errors(make_sim, level_file):
+    from world.level_watch import BackgroundLevelWatcher
+
+    sim = make_sim(level=level_file, position=(0.0, 0.0, 3.0))
+    watcher = BackgroundLevelWatcher(level_file, debounce_s=0.1, interval_s=0.0, budget_s=0.001)
+    try:
+        save(level_file, _many_boxes(level_file, 600), 10**18)
+        result = _poll_until(watcher)
+        assert result.ok and len(result.level.boxes) == 600 and len(result.geometry.boxes) >= 600
+        assert watcher._executor is not None  # it came from the worker process, not this thread
+        assert apply_reload(sim.app, result) == []
+        assert sim.app.resource(ActiveLevel).geometry is result.geometry  # compiled once, in the worker
+        save(level_file, level_file.read_text().replace("radius = 0.4", 'radius = "thick"'), 10**18 + 10**9)
+        broken = _poll_until(watcher)
+        assert not broken.ok and "cylinders.0.radius" in broken.errors[0]
+    finally:
+        watcher.close()
+
+
+def test_without_a_worker_process_the_loads_run_here(monkeypatch, level_file):
+    import world.level_watch as level_watch
+
+    def no_process(*args, **kwargs):
+        raise OSError("no /dev/shm")
+
+    monkeypatch.setattr(level_watch, "ProcessPoolExecutor", no_process)
+    watcher = level_watch.BackgroundLevelWatcher(level_file, debounce_s=0.1, interval_s=0.0)
+    save(level_file, level_file.read_text().replace('name = "The field"', 'name = "The meadow"'), 10**18)
+    assert watcher.poll(0.0) is None  # the change is seen (no worker can start)
+    result = watcher.poll(0.2)
+    assert result.ok and result.level.name == "The meadow" and result.geometry is not None
+    watcher.close()
