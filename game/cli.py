@@ -13,6 +13,8 @@ import os
 import sys
 
 from engine.datafile import DataFileError
+from game.wording import counted
+from engine.mods import ModError
 
 
 class UsageError(Exception):
@@ -33,12 +35,11 @@ def _parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="open the game window (headless demo flight where there is no display)")
     play.add_argument("--level", default="street", help="level name or path (default: street)")
     play.add_argument("--demo", action="store_true", help="run the headless demo flight instead of the window")
-    play.add_argument("--mods", metavar="DIR", action="append", default=None,
-                      help="a folder of mods to load (default: ./mods and the user data folder's mods/)")
-    play.add_argument("--strict-mods", action="store_true", help="a broken mod is an error instead of being skipped")
+    _mod_arguments(play)
 
     demo = sub.add_parser("demo", help="fly the headless demo and print a flight summary")
     demo.add_argument("--level", default="street", help="level name or path (default: street)")
+    _mod_arguments(demo)
 
     fly = sub.add_parser("fly", help="fly a flight script headless; telemetry as JSON lines and a summary")
     fly.add_argument("--level", help="level name or path (default: the script's level, else street)")
@@ -46,6 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     fly.add_argument("--seconds", metavar="N", help="seconds to fly (default: the script's)")
     fly.add_argument("--telemetry", metavar="OUT.jsonl", help="write one telemetry record per frame (JSON lines)")
     fly.add_argument("--seed", metavar="N", help="random seed (default: the script's, else 0)")
+    _mod_arguments(fly)
 
     plot = sub.add_parser("plot", help="plot a telemetry file (altitude, speeds, rpm, thrust, battery) to an image")
     plot.add_argument("telemetry_file", metavar="TELEMETRY.jsonl", help="written by donify fly --telemetry")
@@ -60,32 +62,107 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--render", action="store_true", help="also measure frame times of the window (headless EGL)")
 
     shot = sub.add_parser("screenshot", help="fly a short flight and save a picture of the game (works headless)")
-    shot.add_argument("-o", "--output", default="docs/screenshot.png", metavar="OUT.png",
-                      help="image to write (default: docs/screenshot.png)")
+    shot.add_argument("-o", "--output", default="donify-screenshot.png", metavar="OUT.png",
+                      help="image to write, in an existing folder (default: donify-screenshot.png here)")
     shot.add_argument("--level", default="street", help="level name or path (default: street)")
     shot.add_argument("--camera", default="chase", help="chase, fpv or top (default: chase)")
     shot.add_argument("--size", default="1280x720", metavar="WxH", help="image size in pixels (default: 1280x720)")
     shot.add_argument("--seconds", type=float, default=5.0, help="seconds of cruise before the picture (default 5)")
     shot.add_argument("--language", default="en", help="HUD language: en or fr (default: en)")
 
-    settings = sub.add_parser("settings", help="print the settings file's path and check it (exit 1 if it has problems)")
+    settings = sub.add_parser("settings", help="say where the settings file is, whether it exists, and check it "
+                                               "(exit 1 if it has problems)")
     settings.add_argument("--write", action="store_true", help="(re)write the file with every setting and its comment")
     return p
 
 
+def _mod_arguments(command: argparse.ArgumentParser) -> None:
+    """--mods / --strict-mods, on every command that flies (the window and the headless ones)."""
+    command.add_argument("--mods", metavar="DIR", action="append", default=None,
+                         help="also load the mods in this folder (repeatable; always loaded: the user data "
+                              "folder's mods/ and installed donify.plugins packages). Mods are Python code "
+                              "run with your rights")
+    command.add_argument("--strict-mods", action="store_true",
+                         help="a broken mod is an error (with its traceback) instead of being disabled")
+
+
+def _find_mods(mod_dirs: list[str] | None, strict: bool) -> list:
+    """The mods to load; their problems are logged (one line each). A --mods folder that does
+    not exist: UsageError; a broken mod with --strict-mods: ModError."""
+    from game.plugins import find_mods  # noqa: PLC0415
+
+    try:
+        plugins, _problems = find_mods(mod_dirs, strict=strict)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return plugins
+
+
 def main(argv: list[str] | None = None) -> int:
+    try:
+        code = _main(argv)
+        sys.stdout.flush()  # here, not at exit, so that a closed pipe is caught below
+        return code
+    except BrokenPipeError:
+        # the reader went away (`donify demo | head -1`): stop quietly, as Unix tools do
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 141  # 128 + SIGPIPE, what a shell reports for a tool stopped by a closed pipe
+
+
+FLYING_COMMANDS = (None, "play", "demo", "fly", "bench", "screenshot")
+COMPILE_NOTICE = "donify: compiling the flight code (first run only, ~15 s)…"
+
+
+class _CompileNotice:
+    """Says once, on stderr, that the flight code is being compiled: numba reports a compile
+    only when its cache (flight/jit.py) has no machine code for a function, so this is shown on
+    the first run and after the flight code changed, never when the cache is warm."""
+
+    listener = None
+    shown = False
+
+    @classmethod
+    def install(cls) -> None:
+        if cls.listener is not None or os.environ.get("DONIFY_NO_JIT"):
+            return
+        try:
+            from numba.core import event  # noqa: PLC0415
+        except ImportError:
+            return
+
+        class Listener(event.Listener):
+            def on_start(self, _event) -> None:
+                if not cls.shown:
+                    cls.shown = True
+                    print(COMPILE_NOTICE, file=sys.stderr, flush=True)
+
+            def on_end(self, _event) -> None:
+                pass
+
+        cls.listener = Listener()
+        event.register("numba:compile", cls.listener)
+
+
+def _main(argv: list[str] | None) -> int:
     logging.basicConfig(level=logging.WARNING, format="donify: %(message)s")
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.command in FLYING_COMMANDS:
+        _CompileNotice.install()
     try:
         if args.command in (None, "play"):
             return _play(getattr(args, "level", "street"), getattr(args, "demo", False),
                          getattr(args, "mods", None), getattr(args, "strict_mods", False))
         if args.command == "demo":
-            return _demo(args.level)
+            return _demo(args.level, _find_mods(args.mods, args.strict_mods), args.strict_mods)
         if args.command == "fly":
             from game.fly import run_fly  # noqa: PLC0415
-            return run_fly(args.level, args.script, args.seconds, args.telemetry, args.seed)
+            plugins = _find_mods(args.mods, args.strict_mods)
+            return run_fly(args.level, args.script, args.seconds, args.telemetry, args.seed,
+                           plugins=plugins, strict_mods=args.strict_mods)
         if args.command == "plot":
             from game.plot import run_plot  # noqa: PLC0415
             return run_plot(args.telemetry_file, args.output)
@@ -104,6 +181,9 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         print(f"donify: {exc}", file=sys.stderr)
         return 2
+    except ModError as exc:  # --strict-mods: a broken mod stops the start, in one line
+        print(f"donify: {exc}", file=sys.stderr)
+        return 1
     except DataFileError as exc:
         for line in exc.lines:
             print(line, file=sys.stderr)
@@ -118,30 +198,23 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _play(level: str, demo: bool, mod_dirs: list[str] | None = None, strict_mods: bool = False) -> int:
-    if demo or not has_display():
+    plugins = _find_mods(mod_dirs, strict_mods)  # the headless fallback flies with the same mods
+    problem = None if demo else display_problem()
+    if demo or problem is not None:
         if not demo:
-            print("donify: no display found: running the headless demo flight instead of the window")
-        return _demo(level)
-    from game.plugins import ModError, discover_mods, mod_folders  # noqa: PLC0415
-
-    plugins = []
+            print(f"donify: {problem}: running the headless demo flight instead of the window")
+        return _demo(level, plugins, strict_mods)
     try:
-        for i, folder in enumerate(mod_folders(mod_dirs)):
-            # problems are logged, one line each; entry-point mods are found with the first folder
-            found, _problems = discover_mods(folder, strict=strict_mods, entry_point_mods=i == 0)
-            plugins += found
         from game.window import play  # noqa: PLC0415 (pyglet is imported only when a window is wanted)
     except ImportError:
         print("donify: the game window is not available in this build: running the headless demo flight")
-        return _demo(level)
-    except ModError as exc:  # --strict-mods: a broken mod stops the start, in one line
-        print(f"donify: {exc}", file=sys.stderr)
-        return 1
-    try:
-        return play(level, plugins=plugins, strict_mods=strict_mods)
-    except ModError as exc:
-        print(f"donify: {exc}", file=sys.stderr)
-        return 1
+        return _demo(level, plugins, strict_mods)
+    except Exception as exc:  # pyglet opens the display on import: one the check above let through
+        if not is_display_error(exc):
+            raise
+        print(f"donify: cannot open the display ({exc}): running the headless demo flight instead of the window")
+        return _demo(level, plugins, strict_mods)
+    return play(level, plugins=plugins, strict_mods=strict_mods)
 
 
 def _check_levels(files: list[str]) -> int:
@@ -157,38 +230,60 @@ def _check_levels(files: list[str]) -> int:
             for line in exc.lines:
                 print(line, file=sys.stderr)
             continue
-        print(f"{level.source}: ok: {level.name!r}, {len(level.boxes)} boxes, {len(level.cylinders)} cylinders, "
-              f"{len(level.pads)} pads, {len(level.platforms)} platforms, "
-              f"{len(level.mission.waypoints) if level.mission else 0} waypoints")
+        counts = ((len(level.boxes), "box", "boxes"), (len(level.cylinders), "cylinder", None),
+                  (len(level.pads), "pad", None), (len(level.platforms), "platform", None),
+                  (len(level.mission.waypoints) if level.mission else 0, "waypoint", None))
+        print(f"{level.source}: ok: {level.name!r}, " + ", ".join(counted(*c) for c in counts))
     return 1 if bad else 0
 
 
 def has_display() -> bool:
-    if os.environ.get("PYGLET_HEADLESS"):
-        return False
-    if sys.platform.startswith("linux"):
-        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-    return True
+    """A game window can open here (a reachable X server, or not Linux): game/display.py."""
+    return display_problem() is None
+
+
+def display_problem() -> str | None:
+    """None, or why no window can open (no display, an X server that is not there, Wayland only)."""
+    from game.display import display_problem as problem  # noqa: PLC0415
+
+    return problem()
+
+
+def is_display_error(exc: BaseException) -> bool:
+    from game.display import is_display_error as check  # noqa: PLC0415
+
+    return check(exc)
 
 
 def _settings(write: bool) -> int:
-    """Where the settings file is; its problems (one warning line each, on stderr)."""
+    """Where the settings file is, whether it exists, and its problems (one warning line each,
+    on stderr, as the file is read)."""
     from game.settings import load_settings
 
     settings = load_settings()
-    print(settings.path)
-    problems = bool(settings.warnings)
+    path = settings.path
+    exists = path.exists() or path.is_symlink()
+    problems = len(settings.warnings)
     if write:
         if not settings.save():
             return 1
-        print(f"written with every setting{' (bad entries replaced by their defaults)' if problems else ''}")
+        replaced = " (bad entries replaced by their defaults)" if problems else ""
+        print(f"{path}: {'rewritten' if exists else 'written'} with every setting and its comment{replaced}")
         return 0
-    return 1 if problems else 0
+    if not exists:
+        print(f"{path}: no settings file yet: every setting has its default "
+              "(the game writes the file when you save settings; `donify settings --write` writes it now)")
+        return 0
+    if problems:
+        print(f"{path}: {counted(problems, 'problem')} (each told on its own line): those settings use their defaults")
+        return 1
+    print(f"{path}: ok")
+    return 0
 
 
-def _demo(level: str) -> int:
+def _demo(level: str, plugins=(), strict_mods: bool = False) -> int:
     from game.demo import run_demo
-    return run_demo(level)
+    return run_demo(level, plugins=plugins, strict_mods=strict_mods)
 
 
 if __name__ == "__main__":

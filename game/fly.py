@@ -4,9 +4,11 @@
 
 The script (game/script.py, format in examples/README.md) is played on the headless
 `Simulation` frame by frame (frames of 1/60 s). After each frame one telemetry record
-(`sim.telemetry().as_dict()`, ARCHITECTURE §3's field names) is written as a JSON line. The
+(`sim.telemetry().as_dict()`, the field names of docs/api.md#telemetry) is written as a JSON line. The
 file is written atomically: a temporary file beside it, renamed at the end, so an interrupted
-or failed run never leaves a partial file (nor replaces an older complete one). A progress bar
+or failed run never leaves a partial file (nor replaces an older complete one). Ctrl-C and
+SIGTERM remove the temporary file on the way out (exit 130, 143); after a SIGKILL, which
+nothing can catch, the next run writing the same file removes it (game/atomic.py). A progress bar
 shows on a terminal (stderr only, so the summary on stdout stays clean); the run ends with a
 summary: distance flown, max speed, energy used, contacts, damage, mission result, final mode.
 
@@ -16,16 +18,21 @@ bad files DataFileError (exit 1), as the CLI maps them.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import signal
 import sys
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, TextIO
 
 from engine.datafile import DataFileError
 from game.atomic import atomic_path, check_output_path
+from game.wording import counted
 from game.script import BUILTIN_ENTRIES, Script, ScriptPlayer, load_script
+from game.seed import SEED_EXPECTED, check_seed
 
 FRAME_S = 1.0 / 60.0  # the game's frame (game.simulation.FRAME_S)
 
@@ -41,7 +48,7 @@ def is_restart(before: dict, after: dict) -> bool:
 # -- the summary ------------------------------------------------------------------------------
 @dataclass
 class FlightSummary:
-    """What a flight did, accumulated from its telemetry records (dicts with §3's names)."""
+    """What a flight did, accumulated from its telemetry records (dicts with the telemetry field names)."""
 
     frames: int = 0
     seconds: float = 0.0  # script time flown, s
@@ -103,7 +110,7 @@ class FlightSummary:
             f"  max speed          {self.max_speed_m_s:9.2f} m/s (horizontal {self.max_horizontal_speed_m_s:.2f} m/s)",
             f"  max altitude       {self.max_altitude_m:9.2f} m",
             f"  energy used        {self.energy_used_wh * 1000:9.1f} mWh (pack now at {self.battery_fraction * 100:.1f} %)",
-            f"  contacts           {self.contacts:9d} (contact starts)" + (f", {self.restarts} restart(s)" if self.restarts else ""),
+            f"  contacts           {self.contacts:9d} (contact starts)" + (f", {counted(self.restarts, 'restart')}" if self.restarts else ""),
             f"  damage             {self.damage:9.3f}" + (f" (max {self.max_damage:.3f})" if self.max_damage > self.damage else ""),
             f"  mission            {status:>9}, waypoint index {index}{extra}",
             f"  final mode         {self.final_mode:>9} ({'armed' if self.armed else 'disarmed'}, "
@@ -114,7 +121,7 @@ class FlightSummary:
 # -- the flight -------------------------------------------------------------------------------
 def fly(script: Script, *, level: str | None = None, seconds: float | None = None, seed: int | None = None,
         telemetry: str | Path | None = None, progress: TextIO | None = None,
-        warn: Callable[[str], None] | None = None) -> FlightSummary:
+        warn: Callable[[str], None] | None = None, plugins=(), strict_mods: bool = False) -> FlightSummary:
     """Fly `script` headless and return its summary.
 
     Args:
@@ -124,6 +131,7 @@ def fly(script: Script, *, level: str | None = None, seconds: float | None = Non
         telemetry: JSONL file to write (one record per frame, atomically), or None.
         progress: a stream for the progress bar (shown only if it is a terminal), or None.
         warn: receives one-line warnings (a menu entry the level does not offer, …).
+        plugins, strict_mods: mods to fly with (as `Simulation`).
     """
     from game.simulation import Simulation  # noqa: PLC0415 (the flight core is heavy to import)
 
@@ -135,7 +143,7 @@ def fly(script: Script, *, level: str | None = None, seconds: float | None = Non
     kwargs = {}
     if weather is not None and weather.preset is None:  # a preset is applied first, then the values over it
         kwargs = {k: v for k, v in (("wind", weather.wind), ("density", weather.density)) if v is not None}
-    sim = Simulation(level=level, seed=seed, **kwargs)
+    sim = Simulation(level=level, seed=seed, plugins=plugins, strict_mods=strict_mods, **kwargs)
     try:
         errors = _start_weather(sim, script) + _selection_errors(sim, script, warn)
         if errors:
@@ -227,7 +235,8 @@ def _selection_errors(sim, script: Script, warn) -> list[str]:
 
 # -- the command --------------------------------------------------------------------------------
 def run_fly(level: str | None, script_path: str | None, seconds: str | None, telemetry: str | None,
-            seed: str | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+            seed: str | None = None, out: TextIO | None = None, err: TextIO | None = None,
+            plugins=(), strict_mods: bool = False) -> int:
     """`donify fly`: check the arguments, fly, print the summary. Exit status 0.
 
     Raises ValueError (usage, exit 2) or DataFileError (bad file, exit 1), one line each.
@@ -250,17 +259,38 @@ def run_fly(level: str | None, script_path: str | None, seconds: str | None, tel
 
     level_name = level if level is not None else (script.level or "street")
     try:
-        summary = fly(script, level=level_name, seconds=seconds_value, seed=seed_value, telemetry=telemetry,
-                      progress=err, warn=warn)
+        with _terminate_as_exit():
+            summary = fly(script, level=level_name, seconds=seconds_value, seed=seed_value, telemetry=telemetry,
+                          progress=err, warn=warn, plugins=plugins, strict_mods=strict_mods)
     except OSError as exc:  # the telemetry file could not be written (permissions, disk full)
         raise DataFileError([f"{telemetry}: cannot write the telemetry: {exc.strerror or exc}"]) from None
     print(f"Donify scripted flight — {script.path} on level {level_name!r}: {summary.seconds:.2f} s simulated "
-          f"({summary.frames} frames)", file=out)
+          f"({counted(summary.frames, 'frame')})", file=out)
     for line in summary.lines():
         print(line, file=out)
     if telemetry is not None:
-        print(f"  telemetry          {summary.frames} records in {telemetry}", file=out)
+        print(f"  telemetry          {counted(summary.frames, 'record')} in {telemetry}", file=out)
     return 0
+
+
+@contextlib.contextmanager
+def _terminate_as_exit():
+    """While the block runs, SIGTERM (`kill`, a service manager, a CI timeout) raises
+    SystemExit(128 + 15) where the flight is, instead of ending the process on the spot: the
+    telemetry's temporary file is then removed on the way out, as for Ctrl-C."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set handlers; an embedding program keeps its own
+        return
+
+    def on_term(signum, _frame):
+        signal.signal(signum, signal.SIG_IGN)  # a second TERM must not cut the cleaning short
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, on_term)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _positive_seconds(text: str) -> float:
@@ -275,12 +305,9 @@ def _positive_seconds(text: str) -> float:
 
 def _seed(text: str) -> int:
     try:
-        value = int(text)
+        return check_seed(int(text))
     except ValueError:
-        value = -1
-    if value < 0:
-        raise ValueError(f"fly: --seed: expected a whole number ≥ 0, got {text!r}")
-    return value
+        raise ValueError(f"fly: --seed: expected {SEED_EXPECTED}, got {text!r}") from None
 
 
 # -- `donify bench` ---------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from engine.datafile import DataFileError, describe, read_text
 from game.atomic import atomic_path, check_output_path
+from game.wording import counted
 
 FIGURE_SIZE_IN = (12.0, 10.0)
 DPI = 100
@@ -29,7 +30,7 @@ FORMATS = ("png", "svg", "pdf")
 # legends beside the panels (past the power axis), never over the curves
 _LEGEND = {"loc": "upper left", "bbox_to_anchor": (1.06, 1.0), "fontsize": "small", "borderaxespad": 0.0}
 
-# field → (shape, may be null): the telemetry fields the plot needs (ARCHITECTURE §3 names)
+# field → (shape, may be null): the telemetry fields the plot needs (names: docs/api.md#telemetry)
 _NEEDED = {
     "time": (1, False), "position": (3, False), "velocity": (3, False), "target_velocity": (3, True),
     "target_altitude": (1, True), "height_above_ground": (1, True), "rpm": (4, False), "thrust": (4, False),
@@ -68,7 +69,7 @@ def _record_problem(record) -> str | None:
         return f"expected a telemetry record (a JSON object), got {describe(record)}"
     for name, (size, nullable) in _NEEDED.items():
         if name not in record:
-            return f"{name}: expected a telemetry field (ARCHITECTURE §3 names), got nothing (missing key)"
+            return f"{name}: expected a telemetry field (docs/api.md#telemetry), got nothing (missing key)"
         value = record[name]
         if value is None and nullable:
             continue
@@ -109,9 +110,17 @@ def _restarted(before: dict, after: dict) -> bool:
 
 def plot_flight(records: list[dict], output: str | Path, title: str = "") -> Path:
     """Draw `records` to `output` (format from its suffix), atomically. Returns the path."""
+    output = Path(output)
+    fig = flight_figure(records, title)
+    with atomic_path(output) as tmp:
+        fig.savefig(tmp, format=output.suffix.lstrip(".").lower() or "png")
+    return output
+
+
+def flight_figure(records: list[dict], title: str = ""):
+    """The matplotlib Figure of `records` (five panels against flight time), not yet drawn."""
     from matplotlib.figure import Figure  # noqa: PLC0415 (no pyplot: no GUI backend, no global state)
 
-    output = Path(output)
     t = flight_time(records)
     fig = Figure(figsize=FIGURE_SIZE_IN, dpi=DPI, layout="constrained")
     axes = fig.subplots(5, 1, sharex=True)
@@ -156,15 +165,16 @@ def plot_flight(records: list[dict], output: str | Path, title: str = "") -> Pat
     for ax in axes:
         ax.grid(True, alpha=0.3)
         ax.margins(x=0)
-    with atomic_path(output) as tmp:
-        fig.savefig(tmp, format=output.suffix.lstrip(".").lower() or "png")
-    return output
+    return fig
 
 
 def _mark_modes(axes, t: list[float], records: list[dict]) -> None:
-    """Shade the spans flown in an assist or a lab mode; a dashed line at each Restart."""
+    """Shade the spans flown in an assist or a lab mode; a dashed line at each Restart. Their
+    names go along the top of the first panel, on as many rows as they need not to overlap
+    (a take-off of two seconds followed by a mission puts "mission" under "takeoff")."""
     colours = {"takeoff": "tab:green", "landing": "tab:red", "mission": "tab:blue", "angle": "tab:olive",
                "acro": "tab:brown"}
+    labels = []  # (time, text, colour)
     start, mode = 0, records[0].get("mode")
     for i in range(1, len(records) + 1):
         current = records[i].get("mode") if i < len(records) else None
@@ -173,14 +183,30 @@ def _mark_modes(axes, t: list[float], records: list[dict]) -> None:
         if mode in colours or (mode not in (None, "manual")):
             for ax in axes:
                 ax.axvspan(t[start], t[i - 1], color=colours.get(mode, "tab:cyan"), alpha=0.08, linewidth=0)
-            axes[0].annotate(f" {mode}", (t[start], 0.97), xycoords=("data", "axes fraction"), fontsize="small",
-                             va="top", color=colours.get(mode, "tab:cyan"))
+            labels.append((t[start], f" {mode}", colours.get(mode, "tab:cyan")))
         start, mode = i, current
     for i in range(1, len(records)):
         if _restarted(records[i - 1], records[i]):
             for ax in axes:
                 ax.axvline(t[i], color="0.3", linestyle="--", linewidth=0.8)
-            axes[0].annotate(" restart", (t[i], 0.97), xycoords=("data", "axes fraction"), fontsize="small", va="top")
+            labels.append((t[i], " restart", "black"))
+    span = max(t[-1] - t[0], 1e-9)
+    row_ends: list[float] = []  # per row, where its last label ends (s)
+    for x, text, colour in sorted(labels, key=lambda label: label[0]):
+        width = len(text) * _LABEL_CHAR_AXES * span
+        row = next((r for r, end in enumerate(row_ends) if end <= x), len(row_ends))
+        if row == len(row_ends):
+            row_ends.append(x + width)
+        row_ends[row] = x + width
+        axes[0].annotate(text, (x, 0.97 - _LABEL_ROW_AXES * (row % _LABEL_ROWS)), xycoords=("data", "axes fraction"),
+                         fontsize="small", va="top", color=colour)
+
+
+# mode labels: a character's width as a fraction of the panel's (small font, the panel about
+# 8 in wide), with a margin; the height of a row, as a fraction of the panel's; rows used
+_LABEL_CHAR_AXES = 0.0085
+_LABEL_ROW_AXES = 0.14
+_LABEL_ROWS = 4
 
 
 def run_plot(telemetry: str | None, output: str | None) -> int:
@@ -195,9 +221,9 @@ def run_plot(telemetry: str | None, output: str | None) -> int:
     check_output_path(output, "plot: -o")
     records = read_telemetry(telemetry)
     try:
-        plot_flight(records, output, title=f"Donify flight — {Path(telemetry).name}: {len(records)} records, "
+        plot_flight(records, output, title=f"Donify flight — {Path(telemetry).name}: {counted(len(records), 'record')}, "
                                           f"{flight_time(records)[-1]:.1f} s")
     except OSError as exc:
         raise DataFileError([f"{output}: cannot write the plot: {exc.strerror or exc}"]) from None
-    print(f"{output}: {len(records)} records plotted", flush=True)
+    print(f"{output}: {counted(len(records), 'record')} plotted", flush=True)
     return 0

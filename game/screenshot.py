@@ -1,4 +1,4 @@
-"""`donify screenshot -o docs/screenshot.png`: a picture of the game, made by the game.
+"""`donify screenshot [-o OUT.png]`: a picture of the game, made by the game.
 
 It flies a short scripted flight through the real game loop (arm, climb, cruise along the
 street, so the drone, its trail and the HUD are all in the frame) in a hidden window, then
@@ -12,6 +12,8 @@ import os
 import re
 import sys
 from pathlib import Path
+
+from game.atomic import check_output_path
 
 CAMERAS = ("chase", "fpv", "top")
 
@@ -35,6 +37,7 @@ def run_screenshot(output: str, level: str = "street", camera: str = "chase", si
     path = Path(output)
     if path.suffix.lower() != ".png":
         raise ValueError(f"-o: expected a .png file name, got {output!r}")
+    check_output_path(path, "screenshot: -o")  # a missing folder is refused, as fly and plot do
     width, height = parse_size(size)
     if "pyglet" not in sys.modules:
         from game.cli import has_display  # noqa: PLC0415

@@ -1,4 +1,4 @@
-"""One telemetry record: the drone's state in SI units, world frame, Z up (ARCHITECTURE §3).
+"""One telemetry record: the drone's state in SI units, world frame, Z up (docs/api.md#telemetry).
 
 Field names are a contract: scripts, tests, `donify fly --telemetry` and plots rely on them.
 """

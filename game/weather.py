@@ -5,7 +5,7 @@ built-in ones in a world without a level — and the density presets), one menu 
 preset (`weather:<id>`, `air:<id>`), and the `BlowWind` system that writes this tick's wind
 before the dynamics. `set_weather(app, …)` is what `Simulation.set_weather` does.
 
-Weather is an experimental environment (MODEL §5): it proves nothing about a real Tello in
+Weather is an experimental environment (docs/model.md#weather): it proves nothing about a real Tello in
 wind or rain. Rain is visual only; `Weather.hud_note()` says so on the HUD.
 """
 

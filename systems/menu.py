@@ -1,4 +1,4 @@
-"""MENU stage: the LB / Tab menu (MODEL §9).
+"""MENU stage: the LB / Tab menu (docs/model.md#menu).
 
 While the menu is open the flight inputs pick an entry (left stick or D-pad up/down to move,
 A to choose, B or LB to close) and the flight sees a neutral command, so the previous

@@ -3,7 +3,7 @@
 Sticks get a radial dead zone (rescaled so full deflection stays 1). Button presses since
 the last frame become `pressed`. After the menu closes, every control still deflected or
 held is *suppressed* until it first returns to neutral, so the deflection used to choose a
-menu entry never reaches the flight (MODEL §9).
+menu entry never reaches the flight (docs/model.md#menu).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""MODEL.md's figures, written down once for the tests (from the spec, not from the code)."""
+"""docs/model.md's figures, written down once for the tests (from the docs, not from the code)."""
 
 import math
 
@@ -16,4 +16,4 @@ MAX_RPM = 22000.0
 PROP_D = 0.0762  # m
 ENERGY_WH = 4.18
 RPM = 2 * math.pi / 60
-HOVER_OMEGA = math.sqrt(MASS * G / (4 * KT))  # ≈ 1721 rad/s (MODEL §4)
+HOVER_OMEGA = math.sqrt(MASS * G / (4 * KT))  # ≈ 1721 rad/s (docs/model.md#battery-and-power)

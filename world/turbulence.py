@@ -1,4 +1,4 @@
-"""Gusts: a seeded, deterministic Dryden-style turbulence model (MODEL §5, experimental).
+"""Gusts: a seeded, deterministic Dryden-style turbulence model (docs/model.md#weather, experimental).
 
 The Dryden model (MIL-F-8785C) shapes white noise into gust velocities with the spectra of
 atmospheric turbulence. With a time constant T = L / V (scale length over the speed at which

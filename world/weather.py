@@ -1,4 +1,4 @@
-"""Weather: the air the drone flies through (MODEL §5). An experimental environment.
+"""Weather: the air the drone flies through (docs/model.md#weather). An experimental environment.
 
 Wind acts only through the relative airspeed in the drag model (forces and the 2 mm offset
 moment); density through thrust, angular damping and induced power. Nothing here claims

@@ -1,7 +1,7 @@
 """Procedural sounds, in pure numpy: the motors, impacts, the low-battery warning, UI clicks.
 
 Every sound is a float32 mono buffer in [-1, 1] at `SAMPLE_RATE_HZ`, and `wav_bytes` turns one
-into an in-memory 16-bit WAV (what pyglet loads; ARCHITECTURE §5).
+into an in-memory 16-bit WAV (what pyglet loads; docs/api.md#notes-on-the-stack).
 
 **Motors.** A two-blade propeller pushes the air twice a turn, so the tone's fundamental is
 the blade-pass frequency f = rpm / 60 × 2 blades, with decreasing harmonics 2f, 3f, 4f and a
@@ -25,7 +25,7 @@ SAMPLE_RATE_HZ = 44_100
 BLADES = 2
 HARMONICS = ((1, 1.0), (2, 0.45), (3, 0.25), (4, 0.12))  # (multiple of the blade-pass frequency, amplitude)
 AIR_NOISE = 0.06  # broadband air noise, relative to the fundamental
-LOUDEST_RPM = 22_000.0  # full motor loudness (MODEL §1 max speed)
+LOUDEST_RPM = 22_000.0  # full motor loudness (max motor speed, docs/model.md#parameters)
 REFERENCE_BLADE_PASS_HZ = 550.0  # the motor loop's pitch (16 500 rpm, near hover)
 LOOP_S = 0.1  # 55 periods of 550 Hz: every harmonic loops seamlessly
 IMPACT_FULL_SPEED_M_S = 6.0  # an impact this fast or faster is at full loudness

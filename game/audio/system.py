@@ -7,7 +7,7 @@ below still runs (and does nothing audible). Any failure of the audio back end i
 and turns the sound off: it never stops the game.
 
 Each motor has its own looped player over an in-memory WAV (`synth.motor_loop`; never a
-queued StaticMemorySource, which crashes — ARCHITECTURE §5), whose `pitch` follows that
+queued StaticMemorySource, which crashes — docs/api.md#notes-on-the-stack), whose `pitch` follows that
 motor's blade-pass frequency and whose volume follows its rpm: four voices make the mix.
 One-shot sounds (impact, warning, click) are synthesised once per kind (impacts per
 strength band) and played at the volume of their channel.

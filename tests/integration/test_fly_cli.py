@@ -1,5 +1,5 @@
 """`donify fly` and `donify plot`: every example script flown, one JSON record per frame with
-ARCHITECTURE §3's field names, atomic output, the summary, the plot, and bad input reported
+the field names of docs/api.md#telemetry, atomic output, the summary, the plot, and bad input reported
 in one line with the right exit code (in-process through game.cli.main, plus one subprocess
 run to see there is no traceback)."""
 
@@ -26,7 +26,7 @@ EXAMPLES = sorted((ROOT / "examples").glob("*.toml"))
 FRAME_S = 1.0 / 60.0
 CI_SECONDS = 30.0  # flown per example here: all but the mission in full; the mission to its first waypoint
 
-# ARCHITECTURE §3, "Telemetry fields (names fixed)"
+# docs/api.md#telemetry: the field names are fixed
 TELEMETRY_FIELDS = {
     "time", "mode", "armed", "motor_power", "position", "velocity", "quaternion", "roll_deg", "pitch_deg",
     "yaw_deg", "angular_velocity", "rpm", "thrust", "target_velocity", "target_altitude", "height_above_ground",
@@ -91,7 +91,7 @@ CRUISE = """
 level = "street"
 [[timeline]]
 at = 0.0
-rt = 1.0            # MotorPower 0 -> 0.5 (MODEL §6: 0.5 per second at full trigger)
+rt = 1.0            # MotorPower 0 -> 0.5 (docs/model.md#stabilised-manual-flight: 0.5 per second at full trigger)
 for = 1.0
 [[timeline]]
 at = 1.0
@@ -117,7 +117,7 @@ def test_summary_matches_the_telemetry_and_the_model(tmp_path):
         start.close()
     path = [baseline["position"], *positions]
     assert summary.distance_m == pytest.approx(sum(math.dist(a, b) for a, b in zip(path, path[1:])))
-    # the cruise asked is 8 m/s × MotorPower 0.5 = 4 m/s (MODEL §6); the climb 2 m/s
+    # the cruise asked is 8 m/s × MotorPower 0.5 = 4 m/s (docs/model.md#stabilised-manual-flight); the climb 2 m/s
     assert records[-1]["motor_power"] == pytest.approx(0.5, abs=1e-6)
     assert summary.max_horizontal_speed_m_s == pytest.approx(4.0, abs=0.15)
     assert max(r["velocity"][2] for r in records) == pytest.approx(2.0, abs=0.1)
@@ -216,7 +216,7 @@ def test_fly_bad_arguments_and_files(tmp_path, capsys):
         (["fly", "--script", good, "--seconds", "soon"], 2, "donify: fly: --seconds: expected a number of seconds > 0", 1),
         (["fly", "--script", good, "--seconds", "0"], 2, "donify: fly: --seconds: expected", 1),
         (["fly", "--script", good, "--seconds", "nan"], 2, "donify: fly: --seconds: expected", 1),
-        (["fly", "--script", good, "--seed", "-3"], 2, "donify: fly: --seed: expected a whole number ≥ 0, got '-3'", 1),
+        (["fly", "--script", good, "--seed", "-3"], 2, "donify: fly: --seed: expected a whole number from 0 to 2**63 - 1, got '-3'", 1),
         (["fly", "--script", good, "--telemetry", tmp_path / "no" / "out.jsonl"], 2,
          f"donify: fly: --telemetry {tmp_path / 'no' / 'out.jsonl'}: expected a file in an existing directory", 1),
         (["fly", "--script", good, "--telemetry", tmp_path], 2, f"donify: fly: --telemetry {tmp_path}: expected a file path", 1),

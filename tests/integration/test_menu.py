@@ -1,4 +1,4 @@
-"""The LB / Tab menu (MODEL §9): setpoints kept while open, time goes on, the fall goes on
+"""The LB / Tab menu (docs/model.md#menu): setpoints kept while open, time goes on, the fall goes on
 at zero power, neutral on close."""
 
 import math

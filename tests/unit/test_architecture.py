@@ -1,4 +1,4 @@
-"""The house rules of ARCHITECTURE §2 that code can check: the flight model, the controllers
+"""The house rules (docs/api.md#house-rules) that code can check: the flight model, the controllers
 and the world are pure (no esper, no pyglet); engine and components never import pyglet; the
 headless Simulation never imports pyglet."""
 

@@ -2,7 +2,7 @@
 wall impacts with damage, no tunnelling through a thin pole, friction, events, Restart.
 
 Figures come from the issue and MODEL: the envelope is the vehicle file's guard-inclusive box
-(MODEL §1: 165.2 × 159.7 mm discs plus guards), penetration < 1 mm, jitter < 1 mm/s after 1 s.
+(docs/model.md#what-is-modelled: 165.2 × 159.7 mm discs plus guards), penetration < 1 mm, jitter < 1 mm/s after 1 s.
 """
 
 from __future__ import annotations

@@ -223,7 +223,7 @@ def test_the_events_reach_app_handlers(make_sim):
     controller = FakeController("Pad")
     manager.plug(controller)
     controller.righttrigger = 1.0
-    for _ in range(60):  # one second of full RT: MotorPower 0 → 0.5 (MODEL §6)
+    for _ in range(60):  # one second of full RT: MotorPower 0 → 0.5 (docs/model.md#stabilised-manual-flight)
         gamepads.poll()
         sim.step(1 / 60)
     manager.unplug(controller)

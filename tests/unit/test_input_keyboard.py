@@ -179,7 +179,7 @@ def test_bindings_remapped_in_the_settings_file(tmp_path):
 
 
 def test_page_up_through_the_simulation_raises_motor_power_half_per_second(make_sim):
-    # MODEL §6: RT / Page Up raises MotorPower at 0.5 per second at full trigger.
+    # docs/model.md#stabilised-manual-flight: RT / Page Up raises MotorPower at 0.5 per second at full trigger.
     sim = make_sim(level=None, density=0.0, wind=(0.0, 0.0, 0.0), position=(0.0, 0.0, 100.0))
     kb = KeyboardInput(sim.pad)
     kb.on_key_press(symbol_of("PAGEUP"), 0)
@@ -228,5 +228,5 @@ def test_the_menu_from_the_keyboard_tab_arrows_enter(make_sim):
     press(kb, "ENTER")
     frame()
     assert not menu.open and heard.selected == [menu.entries[1][0]]
-    frame()  # Enter still held after choosing: it must not descend (MODEL §9)
+    frame()  # Enter still held after choosing: it must not descend (docs/model.md#menu)
     assert "A" not in sim.app.resource(PilotCommand).held

@@ -1,6 +1,6 @@
-"""Deterministic physics checks (MODEL §3, §4; issue #2 item 10).
+"""Deterministic physics checks (docs/model.md#equations-of-motion and #battery-and-power; issue #2 item 10).
 
-Each asserts a figure derived from MODEL.md — ½ g t², √(m g / 4 kT), exponentials with the
+Each asserts a figure derived from docs/model.md — ½ g t², √(m g / 4 kT), exponentials with the
 35 / 50 ms constants, the drag equation — never a number copied from the code's output.
 """
 

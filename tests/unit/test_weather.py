@@ -1,4 +1,4 @@
-"""Weather as data and the gust model (MODEL §5; issue #7): ISA density presets, Dryden-style
+"""Weather as data and the gust model (docs/model.md#weather; issue #7): ISA density presets, Dryden-style
 gusts with the configured mean and intensity over a long run, repeatable for a seed.
 
 Figures: the ISA (ICAO Doc 7488) table and the ideal-gas law for the densities; MIL-F-8785C's
