@@ -14,9 +14,10 @@ with the sticks released stops rolling.
 """
 
 import math
-import random
 
 import pytest
+
+from tests.jitter import JitteredFrames
 
 from flight.vehicle import default_vehicle
 from systems.pilot_input import radial_dead_zone
@@ -51,32 +52,18 @@ def test_the_floors_are_the_physics_figures():
     assert descent_floor_m(v) == pytest.approx(0.26, abs=0.01)
 
 
-class Pilot:
-    """Frames of jittered length (1/144 … 1/50 s, seeded)."""
-
+class Pilot(JitteredFrames):
     def __init__(self, sim, seed=3):
-        self.sim = sim
-        self.rng = random.Random(seed)
-
-    def frame(self):
-        self.sim.step(self.rng.uniform(1 / 144, 1 / 50))
-        return self.sim.telemetry()
-
-    def run(self, seconds):
-        end = self.sim.time + seconds
-        out = []
-        while self.sim.time < end:
-            out.append(self.frame())
-        return out
+        super().__init__(sim, seed)
 
 
 def hover(make_sim, motor_power=0.5):
     sim = make_sim(level=None, position=(0.0, 0.0, 100.0))
     pilot = Pilot(sim)
     sim.pad.rt = 1.0
-    pilot.run(motor_power / sim.vehicle.control["motor_power_rate"])
+    pilot.record(motor_power / sim.vehicle.control["motor_power_rate"])
     sim.pad.rt = 0.0
-    pilot.run(1.0)
+    pilot.record(1.0)
     return sim, pilot
 
 
@@ -84,11 +71,11 @@ def test_a_released_yaw_stops_near_the_reaction_torque_floor(make_sim):
     for stick in (-1.0, 1.0):
         sim, pilot = hover(make_sim)
         sim.pad.right = (stick, 0.0)
-        pilot.run(2.0)
+        pilot.record(2.0)
         sim.pad.right = (0.0, 0.0)
         start = sim.telemetry().yaw_deg
         turn = -math.copysign(1.0, stick)  # stick right turns clockwise
-        after = [turn * math.remainder(t.yaw_deg - start, 360.0) for t in pilot.run(3.0)]
+        after = [turn * math.remainder(t.yaw_deg - start, 360.0) for t in pilot.record(3.0)]
         floor = math.degrees(yaw_floor_rad(sim.vehicle))
         assert max(after) <= SLACK * floor
         assert max(after) - after[-1] < 0.25  # no pull back
@@ -98,12 +85,12 @@ def test_a_released_yaw_stops_near_the_reaction_torque_floor(make_sim):
 def vertical_stop(make_sim, button):
     sim, pilot = hover(make_sim)
     sim.pad.press(button)
-    pilot.run(2.0)
+    pilot.record(2.0)
     sim.pad.release(button)
     released = sim.telemetry()
     assert abs(released.velocity[2]) > 0.95 * sim.vehicle.command_vertical_speed_m_s
     sense = math.copysign(1.0, released.velocity[2])
-    after = [sense * (t.position[2] - released.position[2]) for t in pilot.run(5.0)]
+    after = [sense * (t.position[2] - released.position[2]) for t in pilot.record(5.0)]
     return sim.vehicle, max(after), max(after) - after[-1], after
 
 
@@ -127,10 +114,10 @@ def acro(make_sim):
     pilot = Pilot(sim)
     sim.pad.rt = 1.0  # the direct collective that carries the weight: 1 / (T/W)
     hover_collective = v.weight_n / (4.0 * max_thrust_n(v))
-    pilot.run(hover_collective / v.control["motor_power_rate"])
+    pilot.record(hover_collective / v.control["motor_power_rate"])
     sim.pad.rt = 0.0
     sim.set_mode("acro")
-    pilot.run(0.5)
+    pilot.record(0.5)
     return sim, pilot
 
 
@@ -143,7 +130,7 @@ def test_acro_rate_steps_overshoot_ten_percent_at_most(make_sim):
             sim.pad.left = tuple(stick)
             target = radial_dead_zone(*stick, sim.vehicle.control["stick_dead_zone"])[axis] \
                 * sim.vehicle.control["max_rate"][axis]
-            rates = [t.angular_velocity[axis] for t in pilot.run(0.6)]
+            rates = [t.angular_velocity[axis] for t in pilot.record(0.6)]
             assert max(rates) <= 1.10 * target
             assert rates[-1] >= 0.95 * target
 
@@ -154,7 +141,7 @@ def test_acro_a_bank_with_the_sticks_released_stops_rolling(make_sim):
     while sim.telemetry().roll_deg < 70.0:
         pilot.frame()
     sim.pad.left = (0.0, 0.0)
-    log = pilot.run(2.0)
+    log = pilot.record(2.0)
     settled = [t for t in log if t.time >= log[0].time + 0.5]
     assert max(abs(math.degrees(t.angular_velocity[0])) for t in settled) < 6.0
     assert abs(settled[-1].roll_deg - settled[0].roll_deg) < 6.0

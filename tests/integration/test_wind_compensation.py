@@ -9,33 +9,19 @@ Frames have jittered lengths (1/144 … 1/50 s, seeded), as a real frame clock h
 """
 
 import math
-import random
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from game.simulation import Simulation
 from flight.vehicle import default_vehicle
+from tests.jitter import JitteredFrames
 
 TOLERANCE_M_S = 0.1
 
 
-class Flight:
-    """A simulation driven with jittered frame lengths."""
-
-    def __init__(self, sim, seed=1):
-        self.sim = sim
-        self.rng = random.Random(seed)
-
-    def frame(self):
-        self.sim.step(self.rng.uniform(1 / 144, 1 / 50))
-        return self.sim.telemetry()
-
-    def run(self, seconds):
-        end = self.sim.time + seconds
-        while self.sim.time < end:
-            self.frame()
-        return self.sim.telemetry()
+class Flight(JitteredFrames):
+    """A simulation driven with jittered frame lengths, with the pilot's gestures."""
 
     def arm(self, motor_power):
         self.sim.pad.rt = 1.0

@@ -19,15 +19,13 @@ import pytest
 from game.display import NO_DISPLAY, display_problem
 
 ROOT = Path(__file__).resolve().parents[2]
-NO_SERVER = ":99"
 
 
 def no_x_server_at(display: str) -> bool:
     return not Path(f"/tmp/.X11-unix/X{display.lstrip(':').split('.')[0]}").exists()
 
 
-needs_no_server = pytest.mark.skipif(not sys.platform.startswith("linux") or not no_x_server_at(NO_SERVER),
-                                     reason=f"Linux with no X server at {NO_SERVER}")
+NO_SERVER = next(f":{n}" for n in range(99, 1000) if no_x_server_at(f":{n}"))  # a display nobody serves
 
 
 def user_env(**changes) -> dict[str, str]:
@@ -41,7 +39,6 @@ def donify(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
                           text=True, timeout=600)
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="X11 and Wayland are Linux's")
 def test_what_counts_as_no_display():
     assert display_problem({}) == NO_DISPLAY
     assert display_problem({"PYGLET_HEADLESS": "1", "DISPLAY": ":0"}) == NO_DISPLAY
@@ -49,7 +46,6 @@ def test_what_counts_as_no_display():
     assert wayland is not None and "Wayland" in wayland
 
 
-@needs_no_server
 def test_a_display_with_no_server_behind_it_is_found_unusable_quickly():
     import time
 
@@ -58,7 +54,6 @@ def test_a_display_with_no_server_behind_it_is_found_unusable_quickly():
     assert time.monotonic() - start < 2.0
 
 
-@needs_no_server
 def test_play_says_so_in_one_line_and_flies_the_demo():
     run = donify("play", env=user_env(DISPLAY=NO_SERVER))
     assert run.returncode == 0, run.stderr
@@ -71,7 +66,6 @@ def test_play_says_so_in_one_line_and_flies_the_demo():
     assert any(line.strip().startswith("landed") for line in out)
 
 
-@needs_no_server
 def test_play_with_only_a_wayland_display_flies_the_demo():
     run = donify("play", env=user_env(WAYLAND_DISPLAY="wayland-0"))
     assert run.returncode == 0, run.stderr
@@ -81,7 +75,6 @@ def test_play_with_only_a_wayland_display_flies_the_demo():
     assert out[1].startswith("Donify demo flight")
 
 
-@needs_no_server
 def test_screenshot_draws_headless(tmp_path):
     from PIL import Image
 
