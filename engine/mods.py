@@ -83,6 +83,10 @@ class PluginRecord:
     slow_reported: bool = False
     cost_s: float = 0.0  # this window
 
+    def parts(self) -> list:
+        """Every guarded system and handler the mod added."""
+        return [p for _, p in self.systems] + [p for _, p in self.handlers]
+
 
 class _Guarded:
     """Common part of a guarded system and a guarded handler: which mod, what, its cost."""
@@ -199,14 +203,13 @@ class ModSupervisor:
             if record.disabled or record.slow_reported or record.cost_s / frames <= self.policy.budget_s:
                 continue
             record.slow_reported = True
-            parts = [p for _, p in record.systems] + [p for _, p in record.handlers]
-            worst = max(parts, key=lambda p: p.cost_s)
+            worst = max(record.parts(), key=lambda p: p.cost_s)
             self.report(f"mod {record.name!r} is slow: {record.cost_s / frames * 1e3:.1f} ms a frame on average "
                         f"over {self._window_s:.1f} s (budget {self.policy.budget_s * 1e3:.1f} ms), "
                         f"most of it in {worst.what}")
         for record in self.records:
             record.cost_s = 0.0
-            for part in [p for _, p in record.systems] + [p for _, p in record.handlers]:
+            for part in record.parts():
                 part.cost_s = 0.0
         self._window_s = 0.0
         self._window_frames = 0

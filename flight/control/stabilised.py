@@ -28,6 +28,7 @@ The outer loops run every `outer_divider` ticks (PX4 runs them slower than the a
 rate loops too); the inner loops every tick. The controller reads the exact world state (no
 sensor model, docs/model.md#stabilised-manual-flight). State lives in the controller array `ctl` (flight/layout.py).
 """
+
 from __future__ import annotations
 
 import math
@@ -35,14 +36,13 @@ import math
 from flight.control.cascade import from_attitude
 from flight.jit import njit
 from flight.layout import (
-    ACC_REF, ALT_LINEAR_SPEED, ATT_GAIN, BRAKE_DECEL, CDA, COUNTDOWN, FORCE, GRAVITY, HEADING, I_WINDOW, INERTIA, K_ALT,
-    K_POS, K_VEL, OMEGA, RATE_P, REACTION, V_BRAKE_SHARE, YAW_BRAKE, YAW_BRAKE_SHARE, YAW_LOCK_RATE, YAW_STOP_AT,
-    YAW_STOP_DIR, YAW_STOPPING,
-    K_VZ, KI_VEL, KI_VZ, LAST_ACC, LAST_ACC_SET, LINE_DIR, LINE_POS, LINE_SET, MASS, MAX_H_SPEED,
-    MAX_JERK, MAX_V_SPEED, MAX_YAW_ACC, OUTER_DIVIDER, POS, POS_SPEED_LIMIT, Q_SP, QUAT, REF_ACC,
-    REF_JERK, T_ALT, T_HOLD_ALT, T_HOLD_LINE, T_HOLD_POS, T_POS, T_VEL, T_YAW_RATE, TAN_MAX_TILT,
-    TRANSLATION_SHARE, VEL, VEL_I_LIMIT, VEL_INTEGRAL, VEL_REF, VEL_REF_SET, VZ_I_LIMIT,
-    VZ_INTEGRAL, VZ_SP, YAW_RATE_SP,
+    ACC_REF, ALT_LINEAR_SPEED, ATT_GAIN, BRAKE_DECEL, CDA, COUNTDOWN, FORCE, GRAVITY, HEADING,
+    INERTIA, I_WINDOW, KI_VEL, KI_VZ, K_ALT, K_POS, K_VEL, K_VZ, LAST_ACC, LAST_ACC_SET, LINE_DIR,
+    LINE_POS, LINE_SET, MASS, MAX_H_SPEED, MAX_JERK, MAX_V_SPEED, MAX_YAW_ACC, OMEGA, OUTER_DIVIDER,
+    POS, POS_SPEED_LIMIT, QUAT, Q_SP, RATE_P, REACTION, REF_ACC, REF_JERK, TAN_MAX_TILT,
+    TRANSLATION_SHARE, T_ALT, T_HOLD_ALT, T_HOLD_LINE, T_HOLD_POS, T_POS, T_VEL, T_YAW_RATE, VEL,
+    VEL_INTEGRAL, VEL_I_LIMIT, VEL_REF, VEL_REF_SET, VZ_INTEGRAL, VZ_I_LIMIT, VZ_SP, V_BRAKE_SHARE,
+    YAW_BRAKE, YAW_BRAKE_SHARE, YAW_LOCK_RATE, YAW_RATE_SP, YAW_STOPPING, YAW_STOP_AT, YAW_STOP_DIR,
 )
 
 
