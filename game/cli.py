@@ -13,8 +13,9 @@ import os
 import sys
 
 from engine.datafile import DataFileError
-from game.wording import counted
 from engine.mods import ModError
+from game.display import display_problem, is_display_error
+from game.wording import counted
 
 
 class UsageError(Exception):
@@ -235,24 +236,6 @@ def _check_levels(files: list[str]) -> int:
                   (len(level.mission.waypoints) if level.mission else 0, "waypoint", None))
         print(f"{level.source}: ok: {level.name!r}, " + ", ".join(counted(*c) for c in counts))
     return 1 if bad else 0
-
-
-def has_display() -> bool:
-    """A game window can open here (a reachable X server, or not Linux): game/display.py."""
-    return display_problem() is None
-
-
-def display_problem() -> str | None:
-    """None, or why no window can open (no display, an X server that is not there, Wayland only)."""
-    from game.display import display_problem as problem  # noqa: PLC0415
-
-    return problem()
-
-
-def is_display_error(exc: BaseException) -> bool:
-    from game.display import is_display_error as check  # noqa: PLC0415
-
-    return check(exc)
 
 
 def _settings(write: bool) -> int:

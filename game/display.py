@@ -30,6 +30,11 @@ X_TIMEOUT_S = 3.0  # an X server answers in milliseconds; a dead tunnel may neve
 _LIBX11 = ("libX11.so.6", "libX11.so")  # the names pyglet loads too
 
 
+def has_display() -> bool:
+    """A game window can open here."""
+    return display_problem() is None
+
+
 def display_problem(environ=None) -> str | None:
     """None when a game window can open; else why not, in a few words.
 

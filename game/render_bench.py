@@ -32,7 +32,7 @@ WIDTH, HEIGHT = 1280, 720
 def _ensure_headless_if_no_display() -> None:
     if "pyglet" in sys.modules:
         return
-    from game.cli import has_display  # noqa: PLC0415
+    from game.display import has_display  # noqa: PLC0415
 
     if not os.environ.get("PYGLET_HEADLESS") and not has_display():
         os.environ["PYGLET_HEADLESS"] = "1"

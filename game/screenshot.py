@@ -40,7 +40,7 @@ def run_screenshot(output: str, level: str = "street", camera: str = "chase", si
     check_output_path(path, "screenshot: -o")  # a missing folder is refused, as fly and plot do
     width, height = parse_size(size)
     if "pyglet" not in sys.modules:
-        from game.cli import has_display  # noqa: PLC0415
+        from game.display import has_display  # noqa: PLC0415
 
         if not has_display():
             os.environ["PYGLET_HEADLESS"] = "1"

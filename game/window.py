@@ -32,6 +32,7 @@ from game.input import InputDevices, apply_input_settings
 from game.levels import apply_reload
 from game.render import hud_text
 from game.render.gl import save_png
+from game.render.level_model import prepare_level_meshes
 from game.render.pause import PausePanel
 from game.render.plugin import RenderPlugin
 from game.render.renderer import Renderer
@@ -177,8 +178,6 @@ class Game:
         source = getattr(level, "source", "")
         if not source:
             return None
-        from game.render.level_model import prepare_level_meshes  # noqa: PLC0415
-
         return BackgroundLevelWatcher(source, prepare=prepare_level_meshes)
 
     def _reload_level(self) -> None:
