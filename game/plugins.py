@@ -17,7 +17,6 @@ import importlib.util
 import logging
 import math
 import os
-import stat
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -28,6 +27,7 @@ import numpy as np
 from components.flight import Battery, RigidBody, Rotors
 from components.pilot import Pad, PilotCommand
 from engine.app import App, Plugin
+from engine.datafile import check_regular_file
 from engine.mods import ModError, ModPolicy  # noqa: F401 (ModError: mods catch it from here)
 from engine.stages import Stage
 from flight.jit import njit
@@ -175,8 +175,7 @@ def discover_mods(mods_dir: Path | None = None, strict: bool = False,
             name = f"donify_mod_{path.stem}"
             try:
                 # a FIFO or a device named *.py would block or never end the read
-                if not stat.S_ISREG(os.stat(path).st_mode):
-                    raise ModError("not a regular file")
+                check_regular_file(path, expected="a Python mod")
                 spec = importlib.util.spec_from_file_location(name, path)
                 module = importlib.util.module_from_spec(spec)
                 sys.modules[name] = module
