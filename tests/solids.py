@@ -141,12 +141,7 @@ class Referee:
         return worst, what
 
 
-def deepest(level, position, quaternion, size_m, ground_z: float | None = 0.0) -> tuple[float, str]:
-    """(depth m, what) of the envelope's deepest penetration into the level: ground, box, cylinder."""
-    return Referee(level, size_m, ground_z).depth(position, quaternion)
-
-
-def top_surfaces(level, inset_m: float = 0.15):
+def top_surfaces(level):
     """(id, x, y, top z) of a landing spot on each solid's top large enough for the drone."""
     out = []
     for s in level_solids(level):
