@@ -1,103 +1,121 @@
-"""The drone's physical state and its controller's state.
+"""The drone's physical state, the outside forces on it, and its controller's state.
 
-RigidBody, Rotors and Battery keep their numbers in one flat float64 array each (`state`),
-because the compiled sub-step (flight/dynamics.py) reads arrays; every named field below is
-a view into that array or a property over one slot, so the rest of the game reads and
-writes `body.position`, `rotors.speed_rad_s` or `battery.energy_j` as plain data. Where a
-field sits in the array is declared once, in flight/layout.py.
+RigidBody, Rotors, Battery and ExternalWrench keep their numbers in one flat float64 array
+each (`state`), and the Controller its setpoints in two (`targets`, `lab`), because the
+compiled sub-step (flight/dynamics.py, flight/control/tick.py) reads arrays; every named field
+below is a view into those arrays or a property over one slot, so the rest of the game reads
+and writes `body.position`, `rotors.speed_rad_s` or `ctrl.target_altitude` as plain data. The
+fields are generated from the arrays' tables in components/layout.py, where each quantity is
+declared once.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from flight import layout as L
-
-
-def _vector(offset: int, size: int, doc: str):
-    def get(self):
-        return self.state[offset:offset + size]
-
-    def set(self, value):
-        self.state[offset:offset + size] = value
-
-    return property(get, set, doc=doc)
-
-
-def _scalar(offset: int, doc: str, kind=float):
-    def get(self):
-        return kind(self.state[offset])
-
-    def set(self, value):
-        self.state[offset] = float(value)
-
-    return property(get, set, doc=doc)
+from components.layout import (
+    BATTERY, BODY, HOLD_POSITION, HOLD_POSITION_SET, IN_BODY_FRAME, LAB, ROTORS, TARGETS, WRENCH, Table,
+)
+from components.modes import Mode
 
 
 class _ArrayComponent:
-    __slots__ = ("state",)
-    SIZE = 0
+    """A component whose fields are views into one array, `state`, laid out by TABLE. The array
+    is the component's for life: it is written in place, never replaced (its views are kept)."""
+
+    __slots__ = ("state", "_state_views")
+    TABLE: Table
 
     def __init__(self, **fields: Any) -> None:
-        self.state = np.zeros(self.SIZE)
-        self._defaults()
-        for name, value in fields.items():
-            if not isinstance(getattr(type(self), name, None), property):
-                raise TypeError(f"{type(self).__name__} has no field {name!r}")
-            setattr(self, name, value)
-
-    def _defaults(self) -> None:
-        pass
+        self.state = self.TABLE.fresh()
+        self._state_views = self.TABLE.views(self.state)
+        _set_fields(self, fields)
 
     def __repr__(self) -> str:
-        names = [n for n, v in vars(type(self)).items() if isinstance(v, property)]
-        return f"{type(self).__name__}(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in names) + ")"
+        return f"{type(self).__name__}(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in _fields(type(self))) + ")"
+
+
+def _set_fields(component: Any, fields: dict[str, Any]) -> None:
+    for name, value in fields.items():
+        if not isinstance(getattr(type(component), name, None), property):
+            raise TypeError(f"{type(component).__name__} has no field {name!r}")
+        setattr(component, name, value)
+
+
+def _fields(kind: type) -> list[str]:
+    return [n for n, v in vars(kind).items() if isinstance(v, property)]
 
 
 class RigidBody(_ArrayComponent):
-    """Six-degree-of-freedom state. World frame X, Y horizontal, Z up; body X fwd, Y left, Z up."""
+    """Six-degree-of-freedom state. World frame X, Y horizontal, Z up; body X fwd, Y left, Z up.
+
+    Fields: position, velocity, quaternion, angular_velocity, acceleration, previous_position,
+    previous_quaternion (components/layout.py BODY)."""
 
     __slots__ = ()
-    SIZE = L.BODY_SIZE
-    position = _vector(L.POS, 3, "m, world")
-    velocity = _vector(L.VEL, 3, "m/s, world")
-    quaternion = _vector(L.QUAT, 4, "x, y, z, w; body → world")
-    angular_velocity = _vector(L.OMEGA, 3, "rad/s, body")
-    acceleration = _vector(L.ACC, 3, "m/s², world, last sub-step")
-    previous_position = _vector(L.PREV_POS, 3, "m, world, before the last sub-step (render interpolation)")
-    previous_quaternion = _vector(L.PREV_QUAT, 4, "x, y, z, w before the last sub-step (render interpolation)")
-
-    def _defaults(self) -> None:
-        self.state[L.QUAT + 3] = 1.0
-        self.state[L.PREV_QUAT + 3] = 1.0
+    TABLE = BODY
 
 
 class Rotors(_ArrayComponent):
-    """Four motors: 0 front-right, 1 rear-right, 2 rear-left, 3 front-left."""
+    """Four motors: 0 front-right, 1 rear-right, 2 rear-left, 3 front-left.
+
+    Fields: speed_rad_s, setpoint_rad_s, thrust_command_n, thrust_n, max_speed_rad_s, armed
+    (components/layout.py ROTORS)."""
 
     __slots__ = ()
-    SIZE = L.ROTORS_SIZE
-    speed_rad_s = _vector(L.SPEED, 4, "actual ω")
-    setpoint_rad_s = _vector(L.SETPOINT, 4, "commanded ω")
-    thrust_command_n = _vector(L.THRUST_CMD, 4, "asked of the mixer")
-    thrust_n = _vector(L.THRUST, 4, "produced, from actual ω")
-    max_speed_rad_s = _scalar(L.MAX_SPEED, "limit at the present loaded voltage")
-    armed = _scalar(L.ARMED, "motors allowed to spin", bool)
+    TABLE = ROTORS
 
 
 class Battery(_ArrayComponent):
+    """Fields: energy_j, capacity_j, open_circuit_voltage_v, voltage_v, current_a, power_w,
+    depleted (components/layout.py BATTERY)."""
+
     __slots__ = ()
-    SIZE = L.BATTERY_SIZE
-    energy_j = _scalar(L.ENERGY, "energy left")
-    capacity_j = _scalar(L.CAPACITY, "energy at full charge")
-    open_circuit_voltage_v = _scalar(L.OCV, "V")
-    voltage_v = _scalar(L.VOLTAGE, "V, loaded")
-    current_a = _scalar(L.CURRENT, "A")
-    power_w = _scalar(L.POWER, "electrical draw in the last sub-step")
-    depleted = _scalar(L.DEPLETED, "empty: motors disarmed", bool)
+    TABLE = BATTERY
+
+
+class ExternalWrench(_ArrayComponent):
+    """A force and a torque from outside the airframe — a tether, a magnet, a downdraft — for a
+    physics mod to add to a drone: `esper.add_component(entity, ExternalWrench())`.
+
+    The DYNAMICS stage applies it at every sub-step, inside the compiled integration
+    (flight/dynamics.py): the force, through the centre of mass, joins thrust, drag and gravity
+    in the linear acceleration (so `RigidBody.acceleration` includes it); the torque joins the
+    rotors', drag's and damping's in the angular acceleration. An entity without the component
+    is integrated exactly as before, at the same cost.
+
+    Fields: `force_n` (3, N), `torque_nm` (3, N·m) and `frame`: "world" (the default: world
+    axes, Z up) or "body" (body axes, turning with the drone), for both.
+
+    When to write it: the value persists until changed — the dynamics read it each sub-step and
+    never clear it, so a constant pull is written once, and a force for one tick must be set
+    back to zero (or the component removed). A force that depends on the state (a spring, a
+    drag) is written every tick in a fixed stage *before* DYNAMICS: a mod's system in
+    Stage.CONTROL (a mod's systems run after the game's own in a stage), so this tick's
+    sub-step uses the state it was computed from, as every other force does. Written in
+    DYNAMICS or later, it acts from the next tick on.
+    """
+
+    __slots__ = ()
+    TABLE = WRENCH
+
+    @property
+    def frame(self) -> str:
+        """"world" or "body": the axes force_n and torque_nm are given in."""
+        return "body" if self.state[IN_BODY_FRAME] > 0.0 else "world"
+
+    @frame.setter
+    def frame(self, value: str) -> None:
+        if value not in ("world", "body"):
+            raise ValueError(f"ExternalWrench.frame: expected 'world' or 'body', got {value!r}")
+        self.state[IN_BODY_FRAME] = 1.0 if value == "body" else 0.0
+
+
+for _kind in (RigidBody, Rotors, Battery, ExternalWrench):
+    _kind.TABLE.add_views(_kind)
 
 
 @dataclass(slots=True)
@@ -107,22 +125,54 @@ class Airframe:
     vehicle: Any
 
 
-@dataclass(slots=True)
 class Controller:
     """Flight mode, pilot setpoints and the controllers that hold loop state.
 
-    `mode` is one of "manual" (MANUAL STABILISED), "angle", "acro", or an assist's name
-    ("takeoff", "landing", "mission") while it flies.
+    `mode` is a `components.modes.Mode`: MANUAL (MANUAL STABILISED), ANGLE, ACRO, or an
+    assist's (TAKEOFF, LANDING, MISSION) while it flies. The setpoints are views into the two
+    arrays the compiled control tick reads (components/layout.py TARGETS, LAB), so what the
+    pilot's systems and the assists write is what the controllers fly, with no copy:
+
+    * `motor_power` — MotorPower in [0, 1]: the persistent propulsion / cruise setting;
+    * `target_velocity` (m/s, world; ManualTargetVelocity), `target_altitude` (m, world;
+      ManualTargetAltitude), `hold_altitude` (False while Y / A command the vertical speed
+      target_velocity z), `hold_position` (x, y m, world: the hovering point once stopped;
+      None while travelling), `target_yaw_rate` (rad/s);
+    * Angle and Acro: `collective` (the direct collective thrust fraction in [0, 1]),
+      `lab_stick` (roll, pitch in [-1, 1]), `lab_yaw_stick` (in [-1, 1], right = clockwise).
     """
 
-    mode: str = "manual"
-    motor_power: float = 0.0  # MotorPower in [0, 1]: persistent propulsion / cruise setting
-    target_velocity: list[float] = field(default_factory=lambda: [0.0, 0.0, 0.0])  # m/s, world (ManualTargetVelocity)
-    target_altitude: float = 0.0  # m, world (ManualTargetAltitude)
-    hold_altitude: bool = True  # False while Y/A command a vertical speed (target_velocity z)
-    hold_position: list[float] | None = None  # x, y m, world: hovering point once stopped; None while travelling
-    target_yaw_rate: float = 0.0  # rad/s
-    collective: float = 0.0  # lab modes: direct collective thrust fraction in [0, 1]
-    lab_stick: tuple[float, float] = (0.0, 0.0)  # lab modes: roll, pitch stick in [-1, 1]
-    lab_yaw_stick: float = 0.0  # lab modes: yaw stick in [-1, 1], right = clockwise
-    loops: Any = None  # flight.control.loops.FlightLoops: the controllers and their state
+    __slots__ = ("mode", "loops", "targets", "lab", "_targets_views", "_lab_views", "_hold_position")
+
+    def __init__(self, mode: Mode = Mode.MANUAL, loops: Any = None, **setpoints: Any) -> None:
+        self.mode = mode
+        self.loops = loops  # flight.control.loops.FlightLoops: the controllers and their state
+        self.targets = TARGETS.fresh()  # both arrays are the Controller's for life: written in place
+        self.lab = LAB.fresh()
+        self._targets_views = TARGETS.views(self.targets)
+        self._lab_views = LAB.views(self.lab)
+        self._hold_position = self.targets[HOLD_POSITION:HOLD_POSITION + 2]
+        _set_fields(self, setpoints)
+
+    @property
+    def hold_position(self) -> np.ndarray | None:
+        """x, y m, world: the hovering point (a view), or None while travelling."""
+        if self.targets.item(HOLD_POSITION_SET) != 0.0:
+            return self._hold_position
+        return None
+
+    @hold_position.setter
+    def hold_position(self, value) -> None:
+        if value is None:
+            self.targets[HOLD_POSITION_SET] = 0.0
+        else:
+            self._hold_position[0], self._hold_position[1] = value
+            self.targets[HOLD_POSITION_SET] = 1.0
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in _fields(Controller))
+        return f"Controller(mode={self.mode!r}, {fields})"
+
+
+TARGETS.add_views(Controller)
+LAB.add_views(Controller)

@@ -120,18 +120,30 @@ class Landing:
         return contact and contact_normal[2] >= math.cos(math.radians(LANDING_MAX_SLOPE_DEG))
 
 
-@dataclass
-class MissionState:
-    """Where the mission is (telemetry's `mission`)."""
+@dataclass(frozen=True)
+class MissionRecord:
+    """Where the mission is, as telemetry's `mission` reports it (and the HUD shows it)."""
 
     status: str = "idle"  # idle | climbing | transit | descending | arrived | interrupted | refused
-    waypoint_index: int = -1  # index in the route (the last is above the arrival pad)
+    waypoint_index: int = -1  # index in the route (the last is above the arrival pad); -1 before the start
+    waypoints: int = 0  # points in the route
+    reason: str = ""  # why it was interrupted or refused
+    next_waypoint: tuple[float, float, float] | None = None  # m, world: the point flown to, None when not flying
+
+
+@dataclass
+class MissionState:
+    """Where the mission is, as the mission flight updates it."""
+
+    status: str = "idle"  # see MissionRecord
+    waypoint_index: int = -1
     reason: str = ""
     route: list = field(default_factory=list)  # [(x, y, z)] world m, transit altitude
 
-    def as_dict(self) -> dict:
-        return {"status": self.status, "waypoint_index": self.waypoint_index, "reason": self.reason,
-                "waypoints": len(self.route)}
+    def record(self) -> MissionRecord:
+        flying = self.status in ("climbing", "transit", "descending") and 0 <= self.waypoint_index < len(self.route)
+        return MissionRecord(self.status, self.waypoint_index, len(self.route), self.reason,
+                             tuple(self.route[self.waypoint_index]) if flying else None)
 
 
 class MissionFlight:

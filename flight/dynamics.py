@@ -9,56 +9,61 @@ Right-handed frames: body X forward, Y left, Z up; world Z up. Motors 0 front-ri
   about body Z (equal speeds cancel);
 * drag in body axes F = −½ ρ |v_rel| (CdA ⊙ v_rel), v_rel = v − wind, applied 2 mm above the
   centre of mass; angular damping −(c₁ + c₂|ω|) ρ/ρ₀ ω;
+* an external wrench (components.flight.ExternalWrench: a mod's tether, magnet, downdraft),
+  when the entity has one: its force joins the others in m a, its torque in I dω/dt;
 * I dω/dt = τ − ω × Iω; the quaternion turns by the mid-step angular velocity;
 * x += v dt + ½ a dt², v += a dt with a from the start-of-step state, which reproduces
   analytic free fall exactly.
 
 Contacts and ground support belong to the collision system: there is no altitude floor here.
 
-The functions work on the flat arrays of flight/layout.py (`body` = RigidBody.state,
-`rotors` = Rotors.state, `p` = Vehicle.packed) and are compiled (flight/jit.py).
+The functions work on the flat arrays of components/layout.py (`body` = RigidBody.state,
+`rotors` = Rotors.state, `battery` = Battery.state, `physics` = Vehicle.physics, `wrench` =
+ExternalWrench.state) and are compiled (flight/jit.py). They read the vehicle's physics only,
+never its controller gains.
 """
 
 from __future__ import annotations
 
 import math
 
+from components.layout import (
+    ACCELERATION, AERO_CENTRE_HEIGHT, ANGULAR_DAMPING_LINEAR, ANGULAR_DAMPING_QUADRATIC, ANGULAR_VELOCITY, ARMED,
+    DRAG_AREA, FORCE, GRAVITY, IN_BODY_FRAME, INERTIA, MASS, MAX_SPEED, MOTOR_SPIN, MOTOR_TIME_CONSTANT_DOWN,
+    MOTOR_TIME_CONSTANT_UP, POSITION, PREVIOUS_POSITION, PREVIOUS_QUATERNION, QUATERNION, REACTION_TORQUE_RATIO,
+    REFERENCE_AIR_DENSITY, ROTOR_X, ROTOR_Y, SETPOINT, SPEED, THRUST, THRUST_COEFFICIENT, TORQUE, VELOCITY,
+)
 from flight import quat
 from flight.battery import step_battery
 from flight.jit import njit
-from flight.layout import (
-    ACC, AERO_H, ARMED, CDA, DAMP_LIN, DAMP_QUAD, GRAVITY, INERTIA, KT, MASS, MAX_SPEED, OMEGA,
-    POS, PREV_POS, PREV_QUAT, QUAT, REACTION, RHO0, ROTOR_SPIN, ROTOR_X, ROTOR_Y, SETPOINT, SPEED, TAU_DOWN,
-    TAU_UP, THRUST, VEL,
-)
 
 _rotate = njit(quat.rotate_components)
 
 
 @njit
-def rotor_thrust(p, speed_rad_s: float, density_kg_m3: float) -> float:
+def rotor_thrust(physics, speed_rad_s: float, density_kg_m3: float) -> float:
     """Tᵢ = kT ω² ρ/ρ₀ in newtons."""
-    return p[KT] * speed_rad_s * speed_rad_s * density_kg_m3 / p[RHO0]
+    return physics[THRUST_COEFFICIENT] * speed_rad_s * speed_rad_s * density_kg_m3 / physics[REFERENCE_AIR_DENSITY]
 
 
 @njit
-def speed_for_thrust(p, thrust_n: float, density_kg_m3: float) -> float:
+def speed_for_thrust(physics, thrust_n: float, density_kg_m3: float) -> float:
     """Inverse of `rotor_thrust`; in vacuum any positive thrust asks for full speed."""
     if thrust_n <= 0.0:
         return 0.0
-    k = p[KT] * density_kg_m3 / p[RHO0]
+    k = physics[THRUST_COEFFICIENT] * density_kg_m3 / physics[REFERENCE_AIR_DENSITY]
     if k <= 0.0:
         return math.inf
     return math.sqrt(thrust_n / k)
 
 
 @njit
-def step_motors(rotors, p, density_kg_m3: float, dt_s: float) -> None:
+def step_motors(rotors, physics, density_kg_m3: float, dt_s: float) -> None:
     """Move each motor speed toward its (limited) setpoint and compute produced thrust."""
-    up = 1.0 - math.exp(-dt_s / p[TAU_UP])
-    down = 1.0 - math.exp(-dt_s / p[TAU_DOWN])
+    up = 1.0 - math.exp(-dt_s / physics[MOTOR_TIME_CONSTANT_UP])
+    down = 1.0 - math.exp(-dt_s / physics[MOTOR_TIME_CONSTANT_DOWN])
     limit = rotors[MAX_SPEED] if rotors[ARMED] > 0.0 else 0.0
-    k = p[KT] * density_kg_m3 / p[RHO0]
+    k = physics[THRUST_COEFFICIENT] * density_kg_m3 / physics[REFERENCE_AIR_DENSITY]
     for i in range(4):
         target = rotors[SETPOINT + i]
         if target > limit:
@@ -72,8 +77,14 @@ def step_motors(rotors, p, density_kg_m3: float, dt_s: float) -> None:
 
 
 @njit
-def step_body(body, rotors, p, density_kg_m3: float, wind_m_s, dt_s: float) -> None:
-    """Advance the rigid body one sub-step under thrust, drag, damping and gravity."""
+def step_body(body, rotors, physics, density_kg_m3: float, wind_m_s, dt_s: float, wrench=None) -> None:
+    """Advance the rigid body one sub-step under thrust, drag, damping, gravity and the
+    external wrench (an ExternalWrench's state array; None, the default: no outside force).
+
+    Without a wrench the branches that read it are removed when the function is compiled
+    (numba prunes `wrench is not None` on an omitted argument), so the common case costs and
+    computes exactly what it did before the wrench existed.
+    """
     total = 0.0
     tau_x = 0.0
     tau_y = 0.0
@@ -81,45 +92,62 @@ def step_body(body, rotors, p, density_kg_m3: float, wind_m_s, dt_s: float) -> N
     for i in range(4):
         t = rotors[THRUST + i]
         total += t
-        tau_x += p[ROTOR_Y + i] * t  # rᵢ × (0, 0, Tᵢ)
-        tau_y -= p[ROTOR_X + i] * t
-        tau_z -= p[REACTION] * p[ROTOR_SPIN + i] * t
+        tau_x += physics[ROTOR_Y + i] * t  # rᵢ × (0, 0, Tᵢ)
+        tau_y -= physics[ROTOR_X + i] * t
+        tau_z -= physics[REACTION_TORQUE_RATIO] * physics[MOTOR_SPIN + i] * t
 
-    x, y, z, w = body[QUAT], body[QUAT + 1], body[QUAT + 2], body[QUAT + 3]
+    x, y, z, w = body[QUATERNION], body[QUATERNION + 1], body[QUATERNION + 2], body[QUATERNION + 3]
     # quadratic drag on the relative airspeed, in body axes
-    rx, ry, rz = _rotate(-x, -y, -z, w, body[VEL] - wind_m_s[0], body[VEL + 1] - wind_m_s[1], body[VEL + 2] - wind_m_s[2])
+    rx, ry, rz = _rotate(-x, -y, -z, w, body[VELOCITY] - wind_m_s[0], body[VELOCITY + 1] - wind_m_s[1],
+                         body[VELOCITY + 2] - wind_m_s[2])
     k = -0.5 * density_kg_m3 * math.sqrt(rx * rx + ry * ry + rz * rz)
-    fx, fy, fz = k * p[CDA] * rx, k * p[CDA + 1] * ry, k * p[CDA + 2] * rz
-    h = p[AERO_H]
+    fx, fy, fz = k * physics[DRAG_AREA] * rx, k * physics[DRAG_AREA + 1] * ry, k * physics[DRAG_AREA + 2] * rz
+    h = physics[AERO_CENTRE_HEIGHT]
     tau_x -= h * fy  # r × F with r = (0, 0, h)
     tau_y += h * fx
 
-    wx, wy, wz = body[OMEGA], body[OMEGA + 1], body[OMEGA + 2]
-    damping = (p[DAMP_LIN] + p[DAMP_QUAD] * math.sqrt(wx * wx + wy * wy + wz * wz)) * density_kg_m3 / p[RHO0]
+    wx, wy, wz = body[ANGULAR_VELOCITY], body[ANGULAR_VELOCITY + 1], body[ANGULAR_VELOCITY + 2]
+    c1, c2 = physics[ANGULAR_DAMPING_LINEAR], physics[ANGULAR_DAMPING_QUADRATIC]
+    damping = (c1 + c2 * math.sqrt(wx * wx + wy * wy + wz * wz)) * density_kg_m3 / physics[REFERENCE_AIR_DENSITY]
     tau_x -= damping * wx
     tau_y -= damping * wy
     tau_z -= damping * wz
 
-    ix, iy, iz = p[INERTIA], p[INERTIA + 1], p[INERTIA + 2]
+    if wrench is not None:
+        ex, ey, ez = wrench[FORCE], wrench[FORCE + 1], wrench[FORCE + 2]
+        if wrench[IN_BODY_FRAME] > 0.0:
+            ex, ey, ez = _rotate(x, y, z, w, ex, ey, ez)  # the force to world axes
+            tx, ty, tz = wrench[TORQUE], wrench[TORQUE + 1], wrench[TORQUE + 2]
+        else:  # the torque to body axes
+            tx, ty, tz = _rotate(-x, -y, -z, w, wrench[TORQUE], wrench[TORQUE + 1], wrench[TORQUE + 2])
+        tau_x += tx
+        tau_y += ty
+        tau_z += tz
+
+    ix, iy, iz = physics[INERTIA], physics[INERTIA + 1], physics[INERTIA + 2]
     # I dω/dt = τ − ω × (I ω)
     nx = wx + (tau_x - (wy * iz * wz - wz * iy * wy)) / ix * dt_s
     ny = wy + (tau_y - (wz * ix * wx - wx * iz * wz)) / iy * dt_s
     nz = wz + (tau_z - (wx * iy * wy - wy * ix * wx)) / iz * dt_s
 
     # translation, from the start-of-step attitude
-    m = p[MASS]
+    m = physics[MASS]
     gx, gy, gz = _rotate(x, y, z, w, fx, fy, fz + total)
+    if wrench is not None:
+        gx += ex
+        gy += ey
+        gz += ez
     half_dt2 = 0.5 * dt_s * dt_s
-    acc = (gx / m, gy / m, gz / m - p[GRAVITY])
+    acc = (gx / m, gy / m, gz / m - physics[GRAVITY])
     for i in range(3):
-        body[PREV_POS + i] = body[POS + i]
-        body[ACC + i] = acc[i]
-        body[POS + i] += body[VEL + i] * dt_s + acc[i] * half_dt2
-        body[VEL + i] += acc[i] * dt_s
+        body[PREVIOUS_POSITION + i] = body[POSITION + i]
+        body[ACCELERATION + i] = acc[i]
+        body[POSITION + i] += body[VELOCITY + i] * dt_s + acc[i] * half_dt2
+        body[VELOCITY + i] += acc[i] * dt_s
 
     # attitude: turn by the mid-step body rate, q ⊗ exp(½ ω_mid dt)
     for i in range(4):
-        body[PREV_QUAT + i] = body[QUAT + i]
+        body[PREVIOUS_QUATERNION + i] = body[QUATERNION + i]
     mx, my, mz = 0.5 * (wx + nx), 0.5 * (wy + ny), 0.5 * (wz + nz)
     n = math.sqrt(mx * mx + my * my + mz * mz)
     if n * dt_s > 1e-12:
@@ -131,18 +159,30 @@ def step_body(body, rotors, p, density_kg_m3: float, wind_m_s, dt_s: float) -> N
         qz = w * dz + x * dy - y * dx + z * dw
         qw = w * dw - x * dx - y * dy - z * dz
         norm = math.sqrt(qx * qx + qy * qy + qz * qz + qw * qw)
-        body[QUAT] = qx / norm
-        body[QUAT + 1] = qy / norm
-        body[QUAT + 2] = qz / norm
-        body[QUAT + 3] = qw / norm
-    body[OMEGA] = nx
-    body[OMEGA + 1] = ny
-    body[OMEGA + 2] = nz
+        body[QUATERNION] = qx / norm
+        body[QUATERNION + 1] = qy / norm
+        body[QUATERNION + 2] = qz / norm
+        body[QUATERNION + 3] = qw / norm
+    body[ANGULAR_VELOCITY] = nx
+    body[ANGULAR_VELOCITY + 1] = ny
+    body[ANGULAR_VELOCITY + 2] = nz
 
 
 @njit
-def step_dynamics(body, rotors, battery, p, density_kg_m3: float, wind_m_s, dt_s: float) -> None:
+def step_dynamics(body, rotors, battery, physics, density_kg_m3: float, wind_m_s, dt_s: float) -> None:
     """One sub-step of the whole vehicle: battery draw, motor response, rigid body."""
-    step_battery(battery, rotors, p, density_kg_m3, dt_s)
-    step_motors(rotors, p, density_kg_m3, dt_s)
-    step_body(body, rotors, p, density_kg_m3, wind_m_s, dt_s)
+    step_battery(battery, rotors, physics, density_kg_m3, dt_s)
+    step_motors(rotors, physics, density_kg_m3, dt_s)
+    step_body(body, rotors, physics, density_kg_m3, wind_m_s, dt_s)
+
+
+@njit
+def step_dynamics_with_wrench(body, rotors, battery, physics, density_kg_m3: float, wind_m_s, dt_s: float,
+                              wrench) -> None:
+    """`step_dynamics` with an external wrench (an ExternalWrench's state array) on the body.
+
+    A separate entry point rather than an optional argument: the common case, no wrench,
+    passes through numba's dispatcher without an omitted argument to type at every call."""
+    step_battery(battery, rotors, physics, density_kg_m3, dt_s)
+    step_motors(rotors, physics, density_kg_m3, dt_s)
+    step_body(body, rotors, physics, density_kg_m3, wind_m_s, dt_s, wrench)

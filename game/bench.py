@@ -35,7 +35,7 @@ def angle_hover(seconds: float) -> tuple[float, int]:
     (rotors,) = sim.components(Rotors)
     v = sim.vehicle
     (ctrl,) = sim.components(Controller)
-    ctrl.motor_power = v.weight_n / full_collective_n(v.packed, 1.225)
+    ctrl.motor_power = v.weight_n / full_collective_n(v.physics, 1.225)
     rotors.speed_rad_s[:] = [v.hover_motor_speed_rad_s()] * 4
     try:
         return _timed_frames(sim, seconds)

@@ -6,13 +6,14 @@ anchor like a stiff spring with some damping (a nylon line: 0.5 N per metre of s
 the drone ends up hovering at the end of its line, leaning away from the anchor, however
 hard it is asked to cruise.
 
-How the force gets in — honestly: the flight model has no seam for an outside force yet
-(the dynamics integrate thrust, drag and gravity in one compiled sub-step). So this mod runs
-in the DYNAMICS stage, once per 1/240 s tick, *after* the game's own integration (a mod's
-systems run after the game's in the same stage), and adds the tether's impulse to the
-velocity: Δv = F / m · dt. The position picks it up from the next tick on (one tick,
-4 ms, late), and the acceleration the dynamics report does not include it. Good enough for
-a toy; a planned external-force component will make it exact.
+How the force gets in: through the drone's `ExternalWrench` (components/flight.py), the
+flight model's seam for outside forces. The dynamics apply it inside the compiled
+integration at every sub-step, beside thrust, drag and gravity, so the position, the velocity
+and the acceleration they report all include the pull. The wrench keeps its value until
+changed, so this mod rewrites the force every 1/240 s tick, from the state the tick starts
+in: its system runs in the CONTROL stage (a mod's systems run after the game's own there,
+after the controller has flown), just before DYNAMICS integrates the tick. The pull is thus
+evaluated exactly as every other force of the model is, at the start of its sub-step.
 
     donify fly --mods examples/mods --script examples/street_manual.toml
 """
@@ -21,13 +22,26 @@ import math
 
 import esper
 
-from components.flight import Airframe, RigidBody
+from components.flight import ExternalWrench, RigidBody
 from engine.stages import Stage
-from game.scene import SceneConfig
+from systems.scene import SceneConfig
 
 LENGTH_M = 6.0
 STIFFNESS_N_M = 0.5  # N per metre of stretch
 DAMPING_N_S_M = 0.1  # N per m/s of stretching speed (only while stretched)
+
+
+def tether_force_n(position, velocity, anchor, length_m):
+    """The line's pull on the drone, world frame, N: zero while slack."""
+    offset = [p - a for p, a in zip(position, anchor)]
+    distance = math.sqrt(sum(c * c for c in offset))
+    stretch = distance - length_m
+    if stretch <= 0.0:
+        return (0.0, 0.0, 0.0)  # slack
+    unit = [c / distance for c in offset]
+    outward_speed = sum(v * u for v, u in zip(velocity, unit))
+    pull_n = STIFFNESS_N_M * stretch + DAMPING_N_S_M * max(outward_speed, 0.0)
+    return tuple(-pull_n * u for u in unit)
 
 
 class PullTether(esper.Processor):
@@ -36,17 +50,12 @@ class PullTether(esper.Processor):
         self.length_m = length_m
 
     def process(self, dt):  # dt: the fixed tick, 1/240 s
-        for _, (airframe, body) in esper.get_components(Airframe, RigidBody):
-            offset = [p - a for p, a in zip(body.position, self.anchor)]
-            distance = math.sqrt(sum(c * c for c in offset))
-            stretch = distance - self.length_m
-            if stretch <= 0.0:
-                continue  # slack
-            unit = [c / distance for c in offset]
-            outward_speed = sum(v * u for v, u in zip(body.velocity, unit))
-            pull_n = STIFFNESS_N_M * stretch + DAMPING_N_S_M * max(outward_speed, 0.0)
-            dv = pull_n / airframe.vehicle.mass_kg * dt
-            body.velocity[:] = [v - dv * u for v, u in zip(body.velocity, unit)]
+        for entity, body in esper.get_component(RigidBody):
+            wrench = esper.try_component(entity, ExternalWrench)
+            if wrench is None:  # the first tick: give the drone its line
+                wrench = ExternalWrench(frame="world")
+                esper.add_component(entity, wrench)
+            wrench.force_n = tether_force_n(body.position, body.velocity, self.anchor, self.length_m)
 
 
 class Tether:
@@ -55,7 +64,7 @@ class Tether:
 
     def build(self, app):
         anchor = app.resource(SceneConfig).spawn_position_m  # where the drone starts
-        app.add_system(PullTether(anchor, self.length_m), Stage.DYNAMICS)
+        app.add_system(PullTether(anchor, self.length_m), Stage.CONTROL)
 
 
 plugin = Tether()

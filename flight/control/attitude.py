@@ -4,23 +4,24 @@ As in PX4, the thrust direction (tilt) is corrected with priority: a "reduced" s
 turns the present body Z onto the desired one by the shortest arc; the heading correction
 is then blended in with the weight yaw_gain / gain, so a slow yaw never disturbs the tilt.
 The error quaternion q⁻¹ ⊗ q_sp gives a body rotation vector; gains are in 1/s and the result
-is limited to the maximum body rates. A heading-rate feed-forward is added.
+is limited to the maximum body rates. A heading-rate feed-forward is added. It reads only
+the gains (`attitude_gain`, `yaw_weight`, `max_rate`) and holds no state.
 """
 
 from __future__ import annotations
 
 import math
 
+from components.layout import ATTITUDE_GAIN, MAX_RATE, YAW_WEIGHT
 from flight import quat
 from flight.jit import njit
-from flight.layout import ATT_GAIN, MAX_RATE, YAW_WEIGHT
 
 _multiply = njit(quat.multiply)
 _rotate = njit(quat.rotate_components)
 
 
 @njit
-def attitude_update(p, q, q_sp, yaw_rate_ff, about_thrust_axis):
+def attitude_update(gains, q, q_sp, yaw_rate_ff, about_thrust_axis):
     """Body-rate setpoint (rad/s, a 3-tuple) from attitude q toward q_sp (both 4-tuples).
 
     Args:
@@ -49,12 +50,12 @@ def attitude_update(p, q, q_sp, yaw_rate_ff, about_thrust_axis):
         mz, mw = -mz, -mw
     mw = min(mw, 1.0)
     mz = min(max(mz, -1.0), 1.0)
-    k = p[YAW_WEIGHT]
+    k = gains[YAW_WEIGHT]
     target = _multiply(q_red, (0.0, 0.0, math.sin(k * math.asin(mz)), math.cos(k * math.acos(mw))))
     ex, ey, ez, ew = _multiply((-x, -y, -z, w), target)
     if ew < 0.0:
         ex, ey, ez = -ex, -ey, -ez
-    g = 2.0 * p[ATT_GAIN]
+    g = 2.0 * gains[ATTITUDE_GAIN]
     rate_x, rate_y, rate_z = g * ex, g * ey, g * ez
     if yaw_rate_ff != 0.0:
         if about_thrust_axis:
@@ -64,6 +65,6 @@ def attitude_update(p, q, q_sp, yaw_rate_ff, about_thrust_axis):
             rate_x += fx
             rate_y += fy
             rate_z += fz
-    return (min(max(rate_x, -p[MAX_RATE]), p[MAX_RATE]),
-            min(max(rate_y, -p[MAX_RATE + 1]), p[MAX_RATE + 1]),
-            min(max(rate_z, -p[MAX_RATE + 2]), p[MAX_RATE + 2]))
+    return (min(max(rate_x, -gains[MAX_RATE]), gains[MAX_RATE]),
+            min(max(rate_y, -gains[MAX_RATE + 1]), gains[MAX_RATE + 1]),
+            min(max(rate_z, -gains[MAX_RATE + 2]), gains[MAX_RATE + 2]))

@@ -5,41 +5,46 @@ Angle: the left stick sets roll (x) and pitch (y) angles up to `angle_max_tilt`;
 stick's x turns the heading at up to `max_yaw_rate` (stick right → clockwise).
 Acro: the left stick sets roll and pitch body rates and the right stick's x the yaw rate,
 up to `max_rate`. In both the collective thrust is direct: `collective` ∈ [0, 1] of the
-four rotors' thrust at max_motor_speed (22 000 rpm at 3.8 V).
+four rotors' thrust at max_motor_speed (22 000 rpm at 3.8 V). The sticks and the collective
+are the Controller's `lab` array (components/layout.py LAB).
 """
 
 from __future__ import annotations
 
+from components.layout import (
+    ANGLE_MAX_TILT, COLLECTIVE, HEADING, LAB_STICK, LAB_YAW_STICK, MAX_MOTOR_SPEED, MAX_RATE, MAX_YAW_RATE,
+    REFERENCE_AIR_DENSITY, THRUST_COEFFICIENT,
+)
 from flight import quat
 from flight.control.cascade import from_attitude, from_rates
 from flight.control.stabilised import wrap_angle
 from flight.jit import njit
-from flight.layout import (
-    ANGLE_MAX_TILT, HEADING, KT, LAB_COLLECTIVE, LAB_PITCH, LAB_ROLL, LAB_YAW, MAX_RATE,
-    MAX_SPEED_REF, MAX_YAW_RATE, RHO0,
-)
 
 _from_euler = njit(quat.from_euler)
 
 
 @njit
-def full_collective_n(p, density_kg_m3):
+def full_collective_n(physics, density_kg_m3):
     """Four rotors at the reference max speed: the collective's full scale, N."""
-    return 4.0 * p[KT] * p[MAX_SPEED_REF] ** 2 * density_kg_m3 / p[RHO0]
+    kt, rho0 = physics[THRUST_COEFFICIENT], physics[REFERENCE_AIR_DENSITY]
+    return 4.0 * kt * physics[MAX_MOTOR_SPEED] ** 2 * density_kg_m3 / rho0
 
 
 @njit
-def angle_update(ctl, p, body, lab, density_kg_m3, max_thrust_n, dt_s):
-    yaw_rate = -lab[LAB_YAW] * p[MAX_YAW_RATE]
-    ctl[HEADING] = wrap_angle(ctl[HEADING] + yaw_rate * dt_s)
-    tilt = p[ANGLE_MAX_TILT]
-    q_sp = _from_euler(lab[LAB_ROLL] * tilt, lab[LAB_PITCH] * tilt, ctl[HEADING])
-    collective = lab[LAB_COLLECTIVE] * full_collective_n(p, density_kg_m3)
-    return from_attitude(ctl, p, body, q_sp, collective, max_thrust_n, dt_s, yaw_rate, False)
+def angle_update(loop_state, gains, physics, body, lab, density_kg_m3, max_thrust_n, dt_s):
+    """Rotor thrusts (N, a 4-tuple): the sticks set tilt and heading rate, the collective is direct."""
+    yaw_rate = -lab[LAB_YAW_STICK] * gains[MAX_YAW_RATE]
+    loop_state[HEADING] = wrap_angle(loop_state[HEADING] + yaw_rate * dt_s)
+    tilt = gains[ANGLE_MAX_TILT]
+    q_sp = _from_euler(lab[LAB_STICK] * tilt, lab[LAB_STICK + 1] * tilt, loop_state[HEADING])
+    collective = lab[COLLECTIVE] * full_collective_n(physics, density_kg_m3)
+    return from_attitude(loop_state, gains, physics, body, q_sp, collective, max_thrust_n, dt_s, yaw_rate, False)
 
 
 @njit
-def acro_update(ctl, p, body, lab, density_kg_m3, max_thrust_n, dt_s):
-    collective = lab[LAB_COLLECTIVE] * full_collective_n(p, density_kg_m3)
-    return from_rates(ctl, p, body, lab[LAB_ROLL] * p[MAX_RATE], lab[LAB_PITCH] * p[MAX_RATE + 1],
-                      -lab[LAB_YAW] * p[MAX_RATE + 2], collective, max_thrust_n, dt_s)
+def acro_update(loop_state, gains, physics, body, lab, density_kg_m3, max_thrust_n, dt_s):
+    """Rotor thrusts (N, a 4-tuple): the sticks set body rates, the collective is direct."""
+    collective = lab[COLLECTIVE] * full_collective_n(physics, density_kg_m3)
+    return from_rates(loop_state, gains, physics, body, lab[LAB_STICK] * gains[MAX_RATE],
+                      lab[LAB_STICK + 1] * gains[MAX_RATE + 1], -lab[LAB_YAW_STICK] * gains[MAX_RATE + 2],
+                      collective, max_thrust_n, dt_s)

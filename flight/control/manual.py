@@ -91,18 +91,21 @@ class ManualFlight:
 
     def _apply_speed(self, ctrl: Controller) -> None:
         speed = self.vehicle.max_horizontal_speed_m_s * ctrl.motor_power
+        target = ctrl.target_velocity  # a view: written in place
         if self.direction is None:
-            ctrl.target_velocity[0] = ctrl.target_velocity[1] = 0.0
+            target[0] = target[1] = 0.0
         else:
-            ctrl.target_velocity[0] = self.direction[0] * speed
-            ctrl.target_velocity[1] = self.direction[1] * speed
+            target[0] = self.direction[0] * speed
+            target[1] = self.direction[1] * speed
 
     def update(self, ctrl: Controller, body: RigidBody, cmd: PilotCommand, dt_s: float) -> None:
         v = self.vehicle
         c = v.control
-        was_zero = ctrl.motor_power <= 0.0
-        ctrl.motor_power = min(1.0, max(0.0, ctrl.motor_power + c["motor_power_rate"] * (cmd.rt - cmd.lt) * dt_s))
-        if was_zero and ctrl.motor_power > 0.0:
+        power = ctrl.motor_power
+        was_zero = power <= 0.0
+        power = min(1.0, max(0.0, power + c["motor_power_rate"] * (cmd.rt - cmd.lt) * dt_s))
+        ctrl.motor_power = power
+        if was_zero and power > 0.0:
             # re-arm from the present state: brake a fall, keep the current motion
             self.resume(ctrl, body, keep_velocity=False)
 

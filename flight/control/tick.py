@@ -16,39 +16,42 @@ from __future__ import annotations
 
 import math
 
+from components.layout import (
+    ARMED, LAW_ANGLE, LAW_STABILISED, LINE_SET, MAX_SPEED, MOTOR_LEAD_TIME, MOTOR_TIME_CONSTANT_DOWN,
+    MOTOR_TIME_CONSTANT_UP, SETPOINT, SPEED, THRUST_COMMAND, VEL_REF_SET,
+)
 from flight.control.lab import acro_update, angle_update
 from flight.control.stabilised import stabilised_update
 from flight.dynamics import rotor_thrust, speed_for_thrust
 from flight.jit import njit
-from flight.layout import (
-    ARMED, LAW_ANGLE, LAW_STABILISED, LINE_SET, MAX_SPEED, MOTOR_LEAD, SETPOINT, SPEED, TAU_DOWN,
-    TAU_UP, THRUST_CMD, VEL_REF_SET,
-)
 
 
 @njit
-def control_tick(law, ctl, p, body, rotors, targets, lab, density_kg_m3, dt_s):
+def control_tick(law, loop_state, gains, physics, body, rotors, targets, lab, density_kg_m3, dt_s):
+    """Fly one tick of `law` (LAW_STABILISED from `targets`, LAW_ANGLE / LAW_ACRO from `lab`):
+    the rotors' thrust commands and motor speed setpoints. Reads the vehicle's gains and its
+    physics (kT and the motor time constants here; mass, inertia, drag in the laws)."""
     if rotors[ARMED] <= 0.0:
         for i in range(4):
             rotors[SETPOINT + i] = 0.0
-            rotors[THRUST_CMD + i] = 0.0
-        ctl[VEL_REF_SET] = 0.0
-        ctl[LINE_SET] = 0.0
+            rotors[THRUST_COMMAND + i] = 0.0
+        loop_state[VEL_REF_SET] = 0.0
+        loop_state[LINE_SET] = 0.0
         return
     max_speed = rotors[MAX_SPEED]
-    max_thrust = rotor_thrust(p, max_speed, density_kg_m3)
+    max_thrust = rotor_thrust(physics, max_speed, density_kg_m3)
     if law == LAW_STABILISED:
-        thrusts = stabilised_update(ctl, p, body, targets, density_kg_m3, max_thrust, dt_s)
+        thrusts = stabilised_update(loop_state, gains, physics, body, targets, density_kg_m3, max_thrust, dt_s)
     elif law == LAW_ANGLE:
-        thrusts = angle_update(ctl, p, body, lab, density_kg_m3, max_thrust, dt_s)
+        thrusts = angle_update(loop_state, gains, physics, body, lab, density_kg_m3, max_thrust, dt_s)
     else:
-        thrusts = acro_update(ctl, p, body, lab, density_kg_m3, max_thrust, dt_s)
-    lead = p[MOTOR_LEAD]
-    gain_up = 1.0 / (1.0 - math.exp(-lead / p[TAU_UP])) if lead > 0.0 else 1.0
-    gain_down = 1.0 / (1.0 - math.exp(-lead / p[TAU_DOWN])) if lead > 0.0 else 1.0
+        thrusts = acro_update(loop_state, gains, physics, body, lab, density_kg_m3, max_thrust, dt_s)
+    lead = gains[MOTOR_LEAD_TIME]
+    gain_up = 1.0 / (1.0 - math.exp(-lead / physics[MOTOR_TIME_CONSTANT_UP])) if lead > 0.0 else 1.0
+    gain_down = 1.0 / (1.0 - math.exp(-lead / physics[MOTOR_TIME_CONSTANT_DOWN])) if lead > 0.0 else 1.0
     for i in range(4):
-        rotors[THRUST_CMD + i] = thrusts[i]
-        wanted = min(speed_for_thrust(p, thrusts[i], density_kg_m3), max_speed)
+        rotors[THRUST_COMMAND + i] = thrusts[i]
+        wanted = min(speed_for_thrust(physics, thrusts[i], density_kg_m3), max_speed)
         now = rotors[SPEED + i]
         gain = gain_up if wanted > now else gain_down
         rotors[SETPOINT + i] = min(max(now + (wanted - now) * gain, 0.0), max_speed)

@@ -37,7 +37,7 @@ def test_hover_speed(tello):
 
 
 def test_thrust_to_weight_at_max_rpm(tello):
-    total = 4 * rotor_thrust(tello.packed, model.MAX_RPM * model.RPM, model.RHO0)
+    total = 4 * rotor_thrust(tello.physics, model.MAX_RPM * model.RPM, model.RHO0)
     assert total / (model.MASS * model.G) == pytest.approx(1.79, abs=0.005)
 
 
@@ -46,7 +46,7 @@ def test_drag_and_tilt_at_8_m_s(tello):
     body = RigidBody(position=[0.0, 0.0, 10.0], velocity=[8.0, 0.0, 0.0])
     rotors = Rotors()
     rotors.armed = False
-    step_body(body.state, rotors.state, tello.packed, model.RHO0, np.zeros(3), 1e-6)
+    step_body(body.state, rotors.state, tello.physics, model.RHO0, np.zeros(3), 1e-6)
     drag = -model.MASS * body.acceleration[0]
     assert drag == pytest.approx(0.255, abs=0.001)
     assert math.degrees(math.atan(drag / (model.MASS * model.G))) == pytest.approx(16.6, abs=0.05)
@@ -55,7 +55,7 @@ def test_drag_and_tilt_at_8_m_s(tello):
 def test_hover_power_and_endurance(tello):
     w = tello.hover_motor_speed_rad_s()
     thrust = np.full(4, model.MASS * model.G / 4)
-    p = battery.electrical_power(tello.packed, thrust, np.full(4, w), model.RHO0)
+    p = battery.electrical_power(tello.physics, thrust, np.full(4, w), model.RHO0)
     assert p == pytest.approx(18.66, abs=0.1)
     endurance_min = model.ENERGY_WH * 3600 / p / 60
     assert endurance_min == pytest.approx(13.4, abs=0.1)

@@ -21,11 +21,11 @@ DT = 1.0 / 240.0
 
 # The compiled model works on the components' arrays; these adapters keep the checks readable.
 def step_motors(rotors, vehicle, density, dt):
-    _step_motors(rotors.state, vehicle.packed, density, dt)
+    _step_motors(rotors.state, vehicle.physics, density, dt)
 
 
 def step_body(body, rotors, vehicle, density, wind, dt):
-    _step_body(body.state, rotors.state, vehicle.packed, density, np.asarray(wind, dtype=float), dt)
+    _step_body(body.state, rotors.state, vehicle.physics, density, np.asarray(wind, dtype=float), dt)
 
 
 @pytest.fixture
@@ -166,39 +166,39 @@ def test_spin_up_reaches_63_percent_at_35_ms(tello):
 
 
 def test_battery_curve(tello):
-    assert pack.open_circuit_voltage(tello.packed, 1.0) == pytest.approx(4.35)
-    assert pack.open_circuit_voltage(tello.packed, 0.5) == pytest.approx(3.35 + 0.55 * 0.5 + 0.45 * 0.5 ** 8)
-    assert pack.open_circuit_voltage(tello.packed, 0.0) == pytest.approx(3.35)
+    assert pack.open_circuit_voltage(tello.physics, 1.0) == pytest.approx(4.35)
+    assert pack.open_circuit_voltage(tello.physics, 0.5) == pytest.approx(3.35 + 0.55 * 0.5 + 0.45 * 0.5 ** 8)
+    assert pack.open_circuit_voltage(tello.physics, 0.0) == pytest.approx(3.35)
     # loaded voltage under current: V_l = V_oc − R I with I = P / V_l
     for power in (5.0, 18.66, 40.0):
-        v = pack.loaded_voltage(tello.packed, 4.0, power)
+        v = pack.loaded_voltage(tello.physics, 4.0, power)
         assert v == pytest.approx(4.0 - 0.035 * power / v, rel=1e-12)
-    assert pack.loaded_voltage(tello.packed, 3.1, 40.0) == 3.0  # clamped at ≥ 3.0 V
+    assert pack.loaded_voltage(tello.physics, 3.1, 40.0) == 3.0  # clamped at ≥ 3.0 V
 
 
 def test_max_speed_follows_loaded_voltage(tello):
-    assert pack.max_motor_speed(tello.packed, 3.8) == pytest.approx(model.MAX_RPM * model.RPM)
-    assert pack.max_motor_speed(tello.packed, 3.0) == pytest.approx(model.MAX_RPM * model.RPM * 3.0 / 3.8)
+    assert pack.max_motor_speed(tello.physics, 3.8) == pytest.approx(model.MAX_RPM * model.RPM)
+    assert pack.max_motor_speed(tello.physics, 3.0) == pytest.approx(model.MAX_RPM * model.RPM * 3.0 / 3.8)
 
 
 def test_energy_integration_over_time(tello):
     bat = Battery()
     rotors = spinning(model.HOVER_OMEGA)
-    pack.fill(bat.state, rotors.state, tello.packed)
+    pack.fill(bat.state, rotors.state, tello.physics)
     rotors.thrust_n[:] = [model.MASS * model.G / 4] * 4
-    p = pack.electrical_power(tello.packed, rotors.thrust_n, rotors.speed_rad_s, model.RHO0)
+    p = pack.electrical_power(tello.physics, rotors.thrust_n, rotors.speed_rad_s, model.RHO0)
     for _ in range(240 * 60):
-        pack.step_battery(bat.state, rotors.state, tello.packed, model.RHO0, DT)
+        pack.step_battery(bat.state, rotors.state, tello.physics, model.RHO0, DT)
     assert bat.energy_j == pytest.approx(model.ENERGY_WH * 3600 - p * 60.0, rel=1e-9)
     assert bat.energy_j / bat.capacity_j == pytest.approx(1 - p * 60 / (model.ENERGY_WH * 3600), rel=1e-9)
 
 
 def test_density_scales_thrust_and_induced_power(tello):
     w = 1500.0
-    assert rotor_thrust(tello.packed, w, model.RHO0 / 2) == pytest.approx(rotor_thrust(tello.packed, w, model.RHO0) / 2)
+    assert rotor_thrust(tello.physics, w, model.RHO0 / 2) == pytest.approx(rotor_thrust(tello.physics, w, model.RHO0) / 2)
     thrust = np.full(4, 0.2)
     zero = np.zeros(4)  # no profile term: induced + electronics only
-    induced = lambda rho: pack.electrical_power(tello.packed, thrust, zero, rho) - 2.5  # noqa: E731
+    induced = lambda rho: pack.electrical_power(tello.physics, thrust, zero, rho) - 2.5  # noqa: E731
     assert induced(model.RHO0 / 2) == pytest.approx(math.sqrt(2) * induced(model.RHO0), rel=1e-9)
     disc = math.pi * (model.PROP_D / 2) ** 2
     assert induced(model.RHO0) == pytest.approx(4 * 0.2 ** 1.5 / math.sqrt(2 * model.RHO0 * disc) / 0.4, rel=1e-9)
