@@ -23,6 +23,13 @@ Broad phase: numpy over all solids' bounding boxes, only when the drone leaves t
 (±`margin_m` horizontally, everything below, `margin_m` above) whose candidates are cached,
 so a 1 000-box level costs about what an empty one does. The narrow phase runs on plain
 floats. There is no altitude floor anywhere in the dynamics: this is the only support.
+
+`step` runs these in order: the ground (`_meet_ground`), the broad phase (`_nearby_solids`),
+the swept test and the push back out of boxes and cylinders (`_meet_boxes`,
+`_meet_cylinders`), each contact's velocity answer (`_touch` → `respond`), the support under
+the footprint (`_sense_support`), and settling (`settle`). It runs for every drone at every
+tick, so its parts work on locals and plain floats, and a part is called only when it has
+something to do.
 """
 
 from __future__ import annotations
@@ -36,6 +43,7 @@ from world.geometry import BoxRow, CylinderRow, LevelGeometry
 TOUCH_M = 1e-4  # closer than this to a surface counts as touching it
 SUPPORT_TOLERANCE_M = 1e-3  # a top this close above the envelope's bottom still supports it
 _UP = (0.0, 0.0, 1.0)
+_NO_SOLIDS = ((), ())  # no candidate boxes, no candidate cylinders
 
 
 @dataclass(frozen=True)
@@ -78,7 +86,11 @@ def respond(v: list[float], nx: float, ny: float, nz: float, restitution: float,
             rest_speed_m_s: float) -> float:
     """Velocity response to a contact of normal n (unit, out of the surface), in place.
 
-    Returns the normal approach speed met (0 if the drone was already leaving).
+    An approach faster than `rest_speed_m_s` bounces (the normal velocity is reversed and
+    scaled by `restitution`); a slower one stops, so a resting drone does not jitter. Then
+    Coulomb friction takes up to `friction` × that normal speed change (the normal impulse
+    per unit mass) off the tangential velocity. Returns the normal approach speed met (0 if
+    the drone was already leaving: then nothing changes).
     """
     vn = v[0] * nx + v[1] * ny + v[2] * nz
     if vn >= 0.0:
@@ -127,6 +139,8 @@ class ContactSolver:
         self.support_id: str | None = None
         self.contact_id: str | None = None
         self.bottom_z_m = 0.0
+        self._best_nz = -2.0  # z of `normal` (below any unit normal's: no contact yet)
+        self._pressed = False  # a support-like contact met while not rising
         self.set_geometry(geometry)
 
     def set_geometry(self, geometry: LevelGeometry) -> None:
@@ -134,8 +148,9 @@ class ContactSolver:
         self.geometry = geometry
         self.has_solids = bool(geometry.boxes or geometry.cylinders)
         self._column: tuple[float, float, float] | None = None  # centre x, y and top z of the cache
-        self._boxes: list[tuple[BoxRow, float, float, float, float, float, float]] = []  # with its grown bounding box
-        self._cylinders: list[CylinderRow] = []
+        # the cached candidates: each box with its bounding box grown by the envelope's radius
+        # (lo x, y, z, hi x, y, z), and the cylinders
+        self._candidates: tuple[list[tuple[BoxRow, float, float, float, float, float, float]], list[CylinderRow]] = ([], [])
 
     def result(self) -> StepResult:
         return StepResult(self.contact, self.normal, self.impact_speed_m_s, self.resting, self.support_z_m,
@@ -153,14 +168,19 @@ class ContactSolver:
         # each candidate box with its bounding box grown by the envelope's radius, as floats
         r = self._radius + 2.0 * TOUCH_M
         lo, hi = (g.box_lo[bi] - r).tolist(), (g.box_hi[bi] + r).tolist()
-        self._boxes = [(g.boxes[i], *l, *h) for i, l, h in zip(bi.tolist(), lo, hi)]
-        self._cylinders = [g.cylinders[i] for i in ci.tolist()]
+        self._candidates = ([(g.boxes[i], *l, *h) for i, l, h in zip(bi.tolist(), lo, hi)],
+                            [g.cylinders[i] for i in ci.tolist()])
         self.broad_phase_queries += 1
 
     # -- one tick --------------------------------------------------------------------------
     def step(self, position: list[float], previous, velocity: list[float], quaternion,
              angular_velocity, size_m, dt: float) -> None:
         """Resolve this tick's contacts in place (position, velocity, angular velocity).
+
+        In order: the ground; the solids near the tick's segment (broad phase), boxes then
+        cylinders, each met by the swept envelope (narrow phase), which pushes the centre of
+        mass out and answers with a bounce and friction; the support under the footprint, from
+        the corrected position; and settling, if the drone ends the tick resting.
 
         Args:
             position: centre of mass after the dynamics tick, m, world (corrected in place).
@@ -172,134 +192,197 @@ class ContactSolver:
             size_m: envelope full sizes (body X, Y, Z), m.
             dt: tick length, s.
         """
-        g = self.geometry
-        params = self.params
-        if size_m != self._size:
-            self._size = tuple(size_m)
-            self._half = (0.5 * size_m[0], 0.5 * size_m[1], 0.5 * size_m[2])
-            self._radius = math.sqrt(sum(h * h for h in self._half))
+        if size_m is not self._size and size_m != self._size:
+            self._set_size(size_m)
         hx, hy, hz = self._half
         qx, qy, qz, qw = quaternion
-        # world z of the body axes (third row of the rotation matrix), scaled by the half sizes
+        # the envelope's half height, m (centre of mass to its lowest point): the world z of the
+        # body axes (third row of the rotation matrix), scaled by the half sizes
         ez = abs(2.0 * (qx * qz - qw * qy)) * hx + abs(2.0 * (qy * qz + qw * qx)) * hy + abs(1.0 - 2.0 * (qx * qx + qy * qy)) * hz
-        p = position
-        v = velocity
-        e, mu, rest = g.restitution, g.friction, params.rest_speed_m_s
-        contact = False
-        normal = _UP
-        best_nz = -2.0
-        impact = 0.0
-        pressed = False
-        contact_id: str | None = None
+        # what this tick found, so far nothing (`_meet_ground` and `_touch` fill it in)
+        self.contact = False
+        self.normal = _UP
+        self.contact_id = None
+        self.impact_speed_m_s = 0.0
+        self._best_nz = -2.0
+        self._pressed = False
 
-        # the ground: a half-space, so nothing can pass it
-        gz = g.ground_z_m
+        gz = self.geometry.ground_z_m
         if gz is not None:
-            pen = gz + ez - p[2]
+            pen = gz + ez - position[2]  # how far the envelope's bottom is below the ground, m
             if pen > -TOUCH_M:
-                contact, contact_id, best_nz = True, "", 1.0
-                if pen > 0.0:
-                    p[2] += pen
-                vz = v[2]
-                if vz <= 0.0:
-                    pressed = True
-                    speed = -vz
-                    v[2] = e * speed if speed > rest else 0.0
-                    dvn = speed + v[2]
-                    vt = math.sqrt(v[0] * v[0] + v[1] * v[1])
-                    if vt > 0.0:
-                        k = min(vt, mu * dvn) / vt
-                        v[0] -= v[0] * k
-                        v[1] -= v[1] * k
-                    impact = speed
-
-        boxes = cylinders = ()
-        if self.has_solids:
-            col = self._column
-            m = self.margin_m
-            if (col is None or not (-m <= p[0] - col[0] <= m and -m <= p[1] - col[1] <= m and p[2] <= col[2]
-                                    and -m <= previous[0] - col[0] <= m and -m <= previous[1] - col[1] <= m
-                                    and previous[2] <= col[2])):
-                self._refresh(previous, p)
-            boxes, cylinders = self._boxes, self._cylinders
+                self._meet_ground(position, velocity, pen)
+        boxes, cylinders = self._nearby_solids(previous, position) if self.has_solids else _NO_SOLIDS
+        horizontal = None
         if boxes or cylinders:
-            # world x, y of the body axes (first two rows of the rotation matrix), scaled
+            # the world x and y of the body axes (the first two rows of the rotation matrix),
+            # scaled by the half sizes: what the envelope's horizontal extent is made of
             xx, yy, zz = qx * qx, qy * qy, qz * qz
-            r00, r10 = (1.0 - 2.0 * (yy + zz)) * hx, 2.0 * (qx * qy + qw * qz) * hx
-            r01, r11 = 2.0 * (qx * qy - qw * qz) * hy, (1.0 - 2.0 * (xx + zz)) * hy
-            r02, r12 = 2.0 * (qx * qz + qw * qy) * hz, 2.0 * (qy * qz - qw * qx) * hz
-            horizontal = (r00, r10, r01, r11, r02, r12)
-            support_nz = params.support_normal_z
-            px0, py0, pz0 = previous[0], previous[1], previous[2]
-            for b, lox, loy, loz, hix, hiy, hiz in boxes:
-                # both ends outside the same side of the box's grown bounding box: clear
-                if ((px0 < lox and p[0] < lox) or (px0 > hix and p[0] > hix) or (py0 < loy and p[1] < loy)
-                        or (py0 > hiy and p[1] > hiy) or (pz0 < loz and p[2] < loz) or (pz0 > hiz and p[2] > hiz)):
-                    continue
-                cx, cy, cz, bx, by, bz, c, s_, bid, _ = b
-                dx, dy = previous[0] - cx, previous[1] - cy
-                x0, y0, z0 = c * dx + s_ * dy, c * dy - s_ * dx, previous[2] - cz
-                dx, dy = p[0] - cx, p[1] - cy
-                x1, y1, z1 = c * dx + s_ * dy, c * dy - s_ * dx, p[2] - cz
-                Hz = bz + ez
-                Tz = Hz + TOUCH_M
-                if (z0 >= Tz and z1 >= Tz) or (z0 <= -Tz and z1 <= -Tz):
-                    continue  # both ends above, or both below: clear
-                # grown half sizes along the box's axes
-                Hx = bx + abs(c * r00 + s_ * r10) + abs(c * r01 + s_ * r11) + abs(c * r02 + s_ * r12)
-                Hy = by + abs(c * r10 - s_ * r00) + abs(c * r11 - s_ * r01) + abs(c * r12 - s_ * r02)
-                Tx, Ty = Hx + TOUCH_M, Hy + TOUCH_M
-                if (x0 >= Tx and x1 >= Tx) or (x0 <= -Tx and x1 <= -Tx) or (y0 >= Ty and y1 >= Ty) or (y0 <= -Ty and y1 <= -Ty):
-                    continue  # both ends beyond the same side face: clear
-                face = _box_face(x0, y0, z0, x1, y1, z1, Hx, Hy, Hz)
-                if face is None:
-                    continue
-                axis, sign, corr = face
-                if axis == 2:
-                    nx, ny, nz = 0.0, 0.0, sign
-                elif axis == 0:
-                    nx, ny, nz = sign * c, sign * s_, 0.0
-                else:
-                    nx, ny, nz = -sign * s_, sign * c, 0.0
-                if corr > 0.0:
-                    p[0] += nx * corr
-                    p[1] += ny * corr
-                    p[2] += nz * corr
-                contact = True
-                if nz > best_nz:
-                    normal, best_nz, contact_id = (nx, ny, nz), nz, bid
-                if nz >= support_nz and v[2] <= 0.0:
-                    pressed = True
-                sp = respond(v, nx, ny, nz, e, mu, rest)
-                if sp > impact:
-                    impact = sp
-            for cyl in cylinders:
-                hit = _cylinder_contact(cyl, horizontal, ez, previous, p)
-                if hit is None:
-                    continue
-                nx, ny, nz, p[0], p[1], p[2] = hit
-                contact = True
-                if nz > best_nz:
-                    normal, best_nz, contact_id = (nx, ny, nz), nz, cyl.id
-                if nz >= support_nz and v[2] <= 0.0:
-                    pressed = True
-                sp = respond(v, nx, ny, nz, e, mu, rest)
-                if sp > impact:
-                    impact = sp
+            horizontal = ((1.0 - 2.0 * (yy + zz)) * hx, 2.0 * (qx * qy + qw * qz) * hx,
+                          2.0 * (qx * qy - qw * qz) * hy, (1.0 - 2.0 * (xx + zz)) * hy,
+                          2.0 * (qx * qz + qw * qy) * hz, 2.0 * (qy * qz - qw * qx) * hz)
+            if boxes:
+                self._meet_boxes(boxes, previous, position, velocity, ez, horizontal)
+            if cylinders:
+                self._meet_cylinders(cylinders, previous, position, velocity, ez, horizontal)
+        self._sense_support(position, gz, ez, boxes, cylinders, horizontal)
 
-        # ground sensing: the highest top under the envelope's footprint, at or below its bottom
+        params = self.params
+        self.resting = resting = (self.contact and self._pressed and self._best_nz >= params.support_normal_z
+                                  and self.impact_speed_m_s <= params.rest_speed_m_s)
+        if resting and angular_velocity is not None:
+            self.settle(quaternion, angular_velocity, dt)
+
+    def _set_size(self, size_m) -> None:
+        """A new envelope size (m, full body X, Y, Z): its half sizes and bounding radius."""
+        self._size = tuple(size_m)
+        self._half = (0.5 * size_m[0], 0.5 * size_m[1], 0.5 * size_m[2])
+        self._radius = math.sqrt(sum(h * h for h in self._half))
+
+    def _meet_ground(self, p: list[float], v: list[float], pen: float) -> None:
+        """Touching the ground (the envelope's bottom `pen` m below it, or less than `TOUCH_M`
+        above): the ground is a half-space, so nothing passes it, whatever the speed.
+
+        The centre of mass is lifted back until the envelope's bottom is on it. A downward
+        velocity bounces with the level's restitution (above `rest_speed_m_s`) or stops, and
+        friction takes up to `friction` × that normal speed change off the horizontal
+        velocity: `respond`, written out for a normal straight up.
+        """
+        self.contact, self.contact_id, self._best_nz = True, "", 1.0
+        if pen > 0.0:
+            p[2] += pen
+        vz = v[2]
+        if vz <= 0.0:
+            self._pressed = True
+            g = self.geometry
+            speed = -vz
+            v[2] = g.restitution * speed if speed > self.params.rest_speed_m_s else 0.0
+            dvn = speed + v[2]
+            vt = math.sqrt(v[0] * v[0] + v[1] * v[1])
+            if vt > 0.0:
+                k = min(vt, g.friction * dvn) / vt
+                v[0] -= v[0] * k
+                v[1] -= v[1] * k
+            self.impact_speed_m_s = speed
+
+    def _nearby_solids(self, previous, p) -> tuple[list, list[CylinderRow]]:
+        """The broad phase: the solids cached for the column the drone is in.
+
+        The column is ±`margin_m` around where the cache was made, horizontally, and reaches
+        from below everything to `margin_m` above. Only when the tick's segment leaves it does
+        numpy look over every solid again (`_refresh`): a level of 1 000 boxes costs about
+        what an empty one does.
+        """
+        col = self._column
+        if col is None:
+            self._refresh(previous, p)
+        else:
+            m = self.margin_m
+            x, y, top = col
+            if not (-m <= p[0] - x <= m and -m <= p[1] - y <= m and p[2] <= top
+                    and -m <= previous[0] - x <= m and -m <= previous[1] - y <= m and previous[2] <= top):
+                self._refresh(previous, p)
+        return self._candidates
+
+    def _meet_boxes(self, boxes, previous, p: list[float], v: list[float], ez: float, horizontal) -> None:
+        """The narrow phase against the candidate boxes, in turn: each, grown by the envelope,
+        is met by the segment `previous` → `p` (`_box_face`); the end point is pushed out onto
+        the face met, so no penetration is left, and the contact is answered (`_touch`).
+
+        Cheap rejections first (most candidates are clear): the segment's two ends beyond the
+        same side of the box's grown bounding box, then of its top, bottom or a side face.
+        """
+        r00, r10, r01, r11, r02, r12 = horizontal
+        # the segment's ends as plain locals (indexing the lists in the loop costs more); the
+        # end follows p as faces push it out
+        px0, py0, pz0 = previous[0], previous[1], previous[2]
+        px1, py1, pz1 = p[0], p[1], p[2]
+        for b, lox, loy, loz, hix, hiy, hiz in boxes:
+            # both ends outside the same side of the box's grown bounding box: clear
+            if ((px0 < lox and px1 < lox) or (px0 > hix and px1 > hix) or (py0 < loy and py1 < loy)
+                    or (py0 > hiy and py1 > hiy) or (pz0 < loz and pz1 < loz) or (pz0 > hiz and pz1 > hiz)):
+                continue
+            cx, cy, cz, bx, by, bz, c, s_, bid, _ = b
+            # both ends in the box's frame (turned by its yaw, from its centre)
+            dx, dy = px0 - cx, py0 - cy
+            x0, y0, z0 = c * dx + s_ * dy, c * dy - s_ * dx, pz0 - cz
+            dx, dy = px1 - cx, py1 - cy
+            x1, y1, z1 = c * dx + s_ * dy, c * dy - s_ * dx, pz1 - cz
+            Hz = bz + ez
+            Tz = Hz + TOUCH_M
+            if (z0 >= Tz and z1 >= Tz) or (z0 <= -Tz and z1 <= -Tz):
+                continue  # both ends above, or both below: clear
+            # grown half sizes along the box's axes
+            Hx = bx + abs(c * r00 + s_ * r10) + abs(c * r01 + s_ * r11) + abs(c * r02 + s_ * r12)
+            Hy = by + abs(c * r10 - s_ * r00) + abs(c * r11 - s_ * r01) + abs(c * r12 - s_ * r02)
+            Tx, Ty = Hx + TOUCH_M, Hy + TOUCH_M
+            if (x0 >= Tx and x1 >= Tx) or (x0 <= -Tx and x1 <= -Tx) or (y0 >= Ty and y1 >= Ty) or (y0 <= -Ty and y1 <= -Ty):
+                continue  # both ends beyond the same side face: clear
+            face = _box_face(x0, y0, z0, x1, y1, z1, Hx, Hy, Hz)
+            if face is None:
+                continue
+            axis, sign, corr = face
+            # the face's normal, back in world axes
+            if axis == 2:
+                nx, ny, nz = 0.0, 0.0, sign
+            elif axis == 0:
+                nx, ny, nz = sign * c, sign * s_, 0.0
+            else:
+                nx, ny, nz = -sign * s_, sign * c, 0.0
+            if corr > 0.0:  # out onto the face
+                p[0] += nx * corr
+                p[1] += ny * corr
+                p[2] += nz * corr
+                px1, py1, pz1 = p[0], p[1], p[2]
+            self._touch(v, nx, ny, nz, bid)
+
+    def _meet_cylinders(self, cylinders, previous, p: list[float], v: list[float], ez: float, horizontal) -> None:
+        """The narrow phase against the candidate cylinders, in turn: each, grown by the
+        envelope, is met by the segment `previous` → `p` (`_cylinder_contact`, which also puts
+        the end point back on the surface met), and the contact is answered (`_touch`)."""
+        for cyl in cylinders:
+            hit = _cylinder_contact(cyl, horizontal, ez, previous, p)
+            if hit is None:
+                continue
+            nx, ny, nz, p[0], p[1], p[2] = hit
+            self._touch(v, nx, ny, nz, cyl.id)
+
+    def _touch(self, v: list[float], nx: float, ny: float, nz: float, solid_id: str) -> None:
+        """A contact of normal n with the solid `solid_id`: note it, then answer it (`respond`).
+
+        The most upward contact of the tick gives `normal` and `contact_id`; a support-like
+        normal (`support_normal_z`) met while not rising counts towards resting; the fastest
+        approach is the tick's impact speed.
+        """
+        params = self.params
+        self.contact = True
+        if nz > self._best_nz:
+            self.normal, self._best_nz, self.contact_id = (nx, ny, nz), nz, solid_id
+        if nz >= params.support_normal_z and v[2] <= 0.0:
+            self._pressed = True
+        g = self.geometry
+        speed = respond(v, nx, ny, nz, g.restitution, g.friction, params.rest_speed_m_s)
+        if speed > self.impact_speed_m_s:
+            self.impact_speed_m_s = speed
+
+    def _sense_support(self, p, gz: float | None, ez: float, boxes, cylinders, horizontal) -> None:
+        """Ground sensing: the highest top under the envelope's footprint at or below its
+        bottom (`SUPPORT_TOLERANCE_M` above counts: a resting drone is on its support) — the
+        ground if nothing higher. Sets `support_z_m`, `support_id` and `bottom_z_m`."""
         bottom = p[2] - ez
         support, support_id = (gz, "") if gz is not None else (None, None)
         if boxes or cylinders:
+            r00, r10, r01, r11, r02, r12 = horizontal
             below = bottom + SUPPORT_TOLERANCE_M
+            px, py = p[0], p[1]
             for b, lox, loy, _, hix, hiy, hiz in boxes:
-                if p[0] < lox or p[0] > hix or p[1] < loy or p[1] > hiy:
+                if px < lox or px > hix or py < loy or py > hiy:
                     continue  # not under the footprint
                 top = b.cz + b.hz
                 if top > below or (support is not None and top <= support):
                     continue
                 cx, cy, _, bx, by, _, c, s_, bid, _ = b
-                dx, dy = p[0] - cx, p[1] - cy
+                dx, dy = px - cx, py - cy
                 if (abs(c * dx + s_ * dy) < bx + abs(c * r00 + s_ * r10) + abs(c * r01 + s_ * r11) + abs(c * r02 + s_ * r12)
                         and abs(c * dy - s_ * dx) < by + abs(c * r10 - s_ * r00) + abs(c * r11 - s_ * r01) + abs(c * r12 - s_ * r02)):
                     support, support_id = top, bid
@@ -307,23 +390,11 @@ class ContactSolver:
                 top = cyl.z1
                 if top > below or (support is not None and top <= support):
                     continue
-                dx, dy = p[0] - cyl.x, p[1] - cyl.y
+                dx, dy = px - cyl.x, py - cyl.y
                 d = math.sqrt(dx * dx + dy * dy)
                 if d < cyl.r or (d > 0.0 and d < cyl.r + _extent(horizontal, dx / d, dy / d)):
                     support, support_id = top, cyl.id
-
-        resting = contact and pressed and best_nz >= params.support_normal_z and impact <= rest
-        if resting and angular_velocity is not None:
-            self.settle(quaternion, angular_velocity, dt)
-        self.contact = contact
-        self.normal = normal
-        self.impact_speed_m_s = impact
-        self.resting = resting
-        self.support_z_m = support
-        self.support_id = support_id
-        self.contact_id = contact_id
-        self.bottom_z_m = bottom
-
+        self.support_z_m, self.support_id, self.bottom_z_m = support, support_id, bottom
 
     def settle(self, quaternion, angular_velocity, dt: float) -> None:
         """Resting on a support: turn towards level, let friction stop the spin (in place)."""

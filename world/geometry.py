@@ -1,9 +1,9 @@
-"""Collision geometry compiled from a level, the drone's envelope, and the broad phase.
+"""Collision geometry: the solids of a level as shapes, the drone's envelope, the broad phase.
 
-A `Level` is what the designer wrote; `LevelGeometry` is what collision and sensing use:
-every solid as numpy arrays (for the broad phase over all of them at once) and as rows of
-plain floats (for the narrow phase on a few candidates, where numpy's per-call cost would
-dominate). Solids are of two shapes, both standing upright:
+`LevelGeometry` is what collision and sensing use (`world.level.compile_level` builds it
+from a `Level`): every solid as numpy arrays (for the broad phase over all of them at once)
+and as rows of plain floats (for the narrow phase on a few candidates, where numpy's
+per-call cost would dominate). Solids are of two shapes, both standing upright:
 
 - boxes turned about Z (buildings, walls, obstacles, platforms, pads, the pavements);
 - vertical cylinders (poles, tree trunks, tree canopies).
@@ -16,20 +16,16 @@ by the envelope's extent along the solid's own axes (`extent_along`): exact for 
 vertical direction — so resting on a top face is exact — and a close, slightly conservative
 bound sideways when the drone is tilted.
 
-`ActiveLevel` is the resource through which a running App reaches the current level and its
-geometry (`app.resource(ActiveLevel).geometry`); applying a new level swaps both.
+Shapes only: nothing here knows the level format.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
-
-if TYPE_CHECKING:  # pragma: no cover
-    from world.level import Level
 
 
 class BoxRow(NamedTuple):
@@ -180,64 +176,3 @@ def envelope(q, size_m) -> Envelope:
         (hy * 2.0 * (xy - wz), hy * (1.0 - 2.0 * (xx + zz)), hy * 2.0 * (yz + wx)),
         (hz * 2.0 * (xz + wy), hz * 2.0 * (yz - wx), hz * (1.0 - 2.0 * (xx + yy))),
     )
-
-
-# -- compiling a level -----------------------------------------------------------------------
-def _box(position, size, yaw_deg: float, id_: str, kind: str) -> BoxRow:
-    yaw = math.radians(yaw_deg)
-    return BoxRow(float(position[0]), float(position[1]), float(position[2]) + 0.5 * size[2],
-                  0.5 * size[0], 0.5 * size[1], 0.5 * size[2], math.cos(yaw), math.sin(yaw), id_, kind)
-
-
-def pavement_boxes(level: "Level") -> list[BoxRow]:
-    """The street's two pavements as slabs of `kerb_height` along each side of the road."""
-    st = level.street
-    if st is None or st.pavement_width <= 0.0 or st.kerb_height <= 0.0 or st.length_m <= 0.0:
-        return []
-    (cx, cy), yaw = st.centre, math.radians(st.yaw_deg)
-    offset = 0.5 * st.road_width + 0.5 * st.pavement_width
-    nx, ny = -math.sin(yaw), math.cos(yaw)  # left of the street's direction
-    z = level.ground.height
-    out = []
-    for side, sign in (("left", 1.0), ("right", -1.0)):
-        out.append(_box((cx + sign * offset * nx, cy + sign * offset * ny, z),
-                        (st.length_m, st.pavement_width, st.kerb_height), st.yaw_deg, f"pavement-{side}", "pavement"))
-    return out
-
-
-def compile_level(level: "Level") -> LevelGeometry:
-    """Every solid of `level` (boxes, platforms, pads, pavements, poles, trunks, canopies)."""
-    boxes = [_box(b.position, b.size, b.yaw_deg, b.id, b.kind) for b in level.boxes]
-    boxes += [_box(p.position, p.size, p.yaw_deg, p.id, "platform") for p in level.platforms]
-    boxes += [_box(p.position, (p.size[0], p.size[1], p.height), p.yaw_deg, p.id, "pad") for p in level.pads]
-    boxes += pavement_boxes(level)
-    cylinders = []
-    for c in level.cylinders:
-        x, y, z = (float(v) for v in c.position)
-        cylinders.append(CylinderRow(x, y, float(c.radius), z, z + c.height, c.id, c.kind))
-        if c.kind == "tree" and c.canopy_radius > 0.0 and c.canopy_base < c.height:
-            cylinders.append(CylinderRow(x, y, float(c.canopy_radius), z + c.canopy_base, z + c.height,
-                                         c.id, "canopy"))  # the tree's id: a hit names the tree
-    return LevelGeometry(ground_z_m=float(level.ground.height), boxes=tuple(boxes), cylinders=tuple(cylinders),
-                         restitution=float(level.contact.restitution), friction=float(level.contact.friction))
-
-
-# -- the resource ----------------------------------------------------------------------------
-@dataclass
-class ActiveLevel:
-    """The level a running App flies in (a resource): the `Level` (None in the lab world) and
-    its compiled `geometry`. `version` grows at every swap so caches know to rebuild."""
-
-    level: "Level | None" = None
-    geometry: LevelGeometry = field(default_factory=LevelGeometry.empty)
-    version: int = 0
-
-    @classmethod
-    def of(cls, level: "Level | None") -> "ActiveLevel":
-        return cls(level, compile_level(level) if level is not None else LevelGeometry.empty())
-
-    def swap(self, level: "Level | None") -> None:
-        """Fly in `level` from now on (hot reload): geometry only, nothing of the drone."""
-        self.level = level
-        self.geometry = compile_level(level) if level is not None else LevelGeometry.empty()
-        self.version += 1

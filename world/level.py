@@ -1,10 +1,10 @@
-"""Levels as data: the level file's format, its validation, and the loaded `Level`.
+"""Levels as data: the level format's data model, the loaded `Level`, and its solids.
 
-A level is a folder under `levels/` holding `level.toml` (plus a README and a CHANGELOG).
-The file is data only — no code — in metres and degrees, Z up, with a stable string `id`
-on everything a tool or an error may need to name. Keys whose value is the default are
-omitted from files. The format (documented in `levels/README.md`, exported as JSON Schema
-to `levels/level.schema.json`) describes:
+A level file (`levels/NAME/level.toml`, read by `world.level_file`) is data only — no code —
+in metres and degrees, Z up, with a stable string `id` on everything a tool or an error may
+need to name. Keys whose value is the default are omitted from files. The format
+(documented in `levels/README.md`, exported as JSON Schema to `levels/level.schema.json`)
+describes:
 
 - `ground`: the ground plane (height, visual extent, colour);
 - `street`: the road and its pavements (the pavements are raised slabs that collide);
@@ -22,26 +22,27 @@ Positions are `[x, y]` (standing on the ground) or `[x, y, z]`; for boxes, cylin
 and platforms the position is the centre of the *bottom* face, so `z` is where the object
 stands and its top is at `z + height`.
 
-`load_level(path_or_name)` reads a file, a level folder or a shipped level's name and
-returns a frozen `Level`, or raises `engine.datafile.DataFileError` with every problem of
-the file as one line `FILE:LINE: key.path: expected …, got …` (syntax, types, bounds, then
-the semantic checks of `world.level_checks`).
+The classes here check each value (types, bounds); what the types alone cannot say (unique
+ids, pads standing on something, a clear route) is checked by `world.level_checks`.
+
+A `Level` is what the designer wrote; `compile_level(level)` turns it into the
+`world.geometry.LevelGeometry` that collision and sensing use (every solid, the pavements
+included). `ActiveLevel` is the resource through which a running App reaches the current
+level and its geometry (`app.resource(ActiveLevel).geometry`); applying a new level swaps both.
 """
 
 from __future__ import annotations
 
 import math
-from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, Strict, StringConstraints,
-                      ValidationError, WithJsonSchema)
+                      WithJsonSchema)
 
-from engine.datafile import DataFileError, TomlSource, parse_toml, pydantic_errors, read_toml
+from world.geometry import BoxRow, CylinderRow, LevelGeometry
 
-LEVELS_DIR = Path(__file__).resolve().parent.parent / "levels"
-LEVEL_FILE = "level.toml"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 1  # the level format this code reads (`format_version` in the file)
 
 #: Limits that keep every number a level can hold physically meaningful and numerically safe.
 MAX_COORD_M = 20_000.0  # |x|, |y|, |z| of any position
@@ -320,83 +321,64 @@ class Level(_Data):
         return out
 
 
-# -- loading ----------------------------------------------------------------------------------
-def level_path(path_or_name: str | Path) -> Path:
-    """A shipped level's name ("street"), a level folder or a level file → the file's path."""
-    candidate = Path(path_or_name)
-    if isinstance(path_or_name, str) and "/" not in path_or_name and "\\" not in path_or_name \
-            and not path_or_name.endswith(".toml") and (LEVELS_DIR / path_or_name / LEVEL_FILE).is_file():
-        return LEVELS_DIR / path_or_name / LEVEL_FILE
-    if candidate.is_dir():
-        return candidate / LEVEL_FILE
-    return candidate
+# -- the level's solids -----------------------------------------------------------------------
+def _box(position, size, yaw_deg: float, id_: str, kind: str) -> BoxRow:
+    """A box standing on `position` (its bottom face's centre, m) as a row centred on its volume."""
+    yaw = math.radians(yaw_deg)
+    return BoxRow(float(position[0]), float(position[1]), float(position[2]) + 0.5 * size[2],
+                  0.5 * size[0], 0.5 * size[1], 0.5 * size[2], math.cos(yaw), math.sin(yaw), id_, kind)
 
 
-def shipped_levels() -> list[str]:
-    """Names of the levels shipped in `levels/` (one folder each)."""
-    if not LEVELS_DIR.is_dir():
+def pavement_boxes(level: Level) -> list[BoxRow]:
+    """The street's two pavements as slabs of `kerb_height` along each side of the road."""
+    st = level.street
+    if st is None or st.pavement_width <= 0.0 or st.kerb_height <= 0.0 or st.length_m <= 0.0:
         return []
-    return sorted(p.name for p in LEVELS_DIR.iterdir() if (p / LEVEL_FILE).is_file())
+    (cx, cy), yaw = st.centre, math.radians(st.yaw_deg)
+    offset = 0.5 * st.road_width + 0.5 * st.pavement_width
+    nx, ny = -math.sin(yaw), math.cos(yaw)  # left of the street's direction
+    z = level.ground.height
+    out = []
+    for side, sign in (("left", 1.0), ("right", -1.0)):
+        out.append(_box((cx + sign * offset * nx, cy + sign * offset * ny, z),
+                        (st.length_m, st.pavement_width, st.kerb_height), st.yaw_deg, f"pavement-{side}", "pavement"))
+    return out
 
 
-def load_level(path_or_name: str | Path) -> Level:
-    """Read and validate a level; DataFileError lists every problem, one located line each."""
-    path = level_path(path_or_name)
-    if not path.exists() and isinstance(path_or_name, str) and "/" not in path_or_name and not path_or_name.endswith(".toml"):
-        known = ", ".join(shipped_levels()) or "none"
-        raise DataFileError([f"{path_or_name}: expected a shipped level name ({known}) or a level file path, got no such level"])
-    source = read_toml(path)
-    return level_from_source(source)
+def compile_level(level: Level) -> LevelGeometry:
+    """Every solid of `level` (boxes, platforms, pads, pavements, poles, trunks, canopies)."""
+    boxes = [_box(b.position, b.size, b.yaw_deg, b.id, b.kind) for b in level.boxes]
+    boxes += [_box(p.position, p.size, p.yaw_deg, p.id, "platform") for p in level.platforms]
+    boxes += [_box(p.position, (p.size[0], p.size[1], p.height), p.yaw_deg, p.id, "pad") for p in level.pads]
+    boxes += pavement_boxes(level)
+    cylinders = []
+    for c in level.cylinders:
+        x, y, z = (float(v) for v in c.position)
+        cylinders.append(CylinderRow(x, y, float(c.radius), z, z + c.height, c.id, c.kind))
+        if c.kind == "tree" and c.canopy_radius > 0.0 and c.canopy_base < c.height:
+            cylinders.append(CylinderRow(x, y, float(c.canopy_radius), z + c.canopy_base, z + c.height,
+                                         c.id, "canopy"))  # the tree's id: a hit names the tree
+    return LevelGeometry(ground_z_m=float(level.ground.height), boxes=tuple(boxes), cylinders=tuple(cylinders),
+                         restitution=float(level.contact.restitution), friction=float(level.contact.friction))
 
 
-def parse_level(text: str, path: str | Path = "<level>") -> Level:
-    """Validate level TOML given as text (tests, editors); errors name `path`."""
-    return level_from_source(parse_toml(text, path))
+# -- the resource ----------------------------------------------------------------------------
+@dataclass
+class ActiveLevel:
+    """The level a running App flies in (a resource): the `Level` (None in the lab world) and
+    its compiled `geometry`. `version` grows at every swap so caches know to rebuild."""
 
+    level: Level | None = None
+    geometry: LevelGeometry = field(default_factory=LevelGeometry.empty)
+    version: int = 0
 
-def level_from_source(source: TomlSource) -> Level:
-    data = source.data
-    version = data.get("format_version")
-    if version is not None and version != FORMAT_VERSION and isinstance(version, int) and not isinstance(version, bool):
-        raise DataFileError([f"{source.locate(('format_version',))}: format_version: expected {FORMAT_VERSION} "
-                             f"(this Donify reads level format {FORMAT_VERSION}), got {version}"])
-    try:
-        level = Level.model_validate(data)
-    except ValidationError as exc:
-        raise DataFileError(pydantic_errors(source, exc.errors())) from None
-    except (RecursionError, OverflowError, ValueError) as exc:  # pathological input pydantic did not wrap
-        raise DataFileError([f"{source.path}:1: expected a level, got unusable data ({type(exc).__name__})"]) from None
-    from world.level_checks import semantic_errors  # noqa: PLC0415 (checks use the geometry module)
+    @classmethod
+    def of(cls, level: Level | None) -> ActiveLevel:
+        """`level` (None: the lab world) with its geometry compiled."""
+        return cls(level, compile_level(level) if level is not None else LevelGeometry.empty())
 
-    errors = semantic_errors(level, source)
-    if errors:
-        raise DataFileError(errors)
-    level._source = str(source.path)
-    return level
-
-
-def level_json_schema() -> dict[str, Any]:
-    """The JSON Schema of a level file (written to `levels/level.schema.json`)."""
-    schema = Level.model_json_schema(mode="validation")
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["title"] = "Donify level"
-    schema["description"] = ("A Donify level file (levels/NAME/level.toml): metres and degrees, Z up; "
-                             "see levels/README.md.")
-    return schema
-
-
-def write_schema(path: str | Path = LEVELS_DIR / "level.schema.json") -> Path:
-    """Write the level JSON Schema (atomically) where editors find it."""
-    import json  # noqa: PLC0415
-    import os  # noqa: PLC0415
-
-    path = Path(path)
-    text = json.dumps(level_json_schema(), indent=2, ensure_ascii=False) + "\n"
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-    return path
-
-
-if __name__ == "__main__":  # python -m world.level: regenerate levels/level.schema.json
-    print(write_schema())
+    def swap(self, level: Level | None) -> None:
+        """Fly in `level` from now on (hot reload): geometry only, nothing of the drone."""
+        self.level = level
+        self.geometry = compile_level(level) if level is not None else LevelGeometry.empty()
+        self.version += 1

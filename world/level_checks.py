@@ -1,7 +1,7 @@
 """Semantic checks of a level: what the types alone cannot say.
 
-Run by `load_level` after the schema validation; each problem is one located line
-`FILE:LINE: key.path: expected …, got …`, all reported at once:
+Run by `world.level_file.load_level` after the schema validation; each problem is one
+located line `FILE:LINE: key.path: expected …, got …`, all reported at once:
 
 - ids are unique (among the solids and pads; among waypoints; among weather presets);
 - `spawn_pad`, `mission.arrival_pad` and `default_weather` name things that exist;
@@ -16,20 +16,18 @@ Run by `load_level` after the schema validation; each problem is one located lin
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from engine.datafile import TomlSource
-from world.geometry import compile_level
+from world.geometry import LevelGeometry
+from world.level import LandingPad, Level, compile_level
 from world.sensing import TELLO_ENVELOPE_M, sweep_envelope
-
-if TYPE_CHECKING:  # pragma: no cover
-    from world.level import Level
 
 ROUTE_CLEARANCE_M = 0.5  # margin around the envelope along the mission route
 STAND_TOLERANCE_M = 0.01  # a pad's base this close to a surface stands on it
 
 
-def semantic_errors(level: "Level", source: TomlSource) -> list[str]:
+def semantic_errors(level: Level, source: TomlSource) -> list[str]:
+    """Every problem of a schema-valid `level` the types cannot catch, one located line each."""
     errors: list[str] = []
 
     def err(path: tuple, text: str) -> None:
@@ -127,7 +125,8 @@ def semantic_errors(level: "Level", source: TomlSource) -> list[str]:
     return errors
 
 
-def _stands(geometry, level: "Level", pad, base: float) -> bool:
+def _stands(geometry: LevelGeometry, level: Level, pad: LandingPad, base: float) -> bool:
+    """Whether `pad`, its base at z = `base` (m), stands on the ground or on a top under its centre."""
     if abs(base - level.ground.height) <= STAND_TOLERANCE_M:
         return True
     x, y = pad.position[0], pad.position[1]

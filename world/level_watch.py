@@ -31,6 +31,7 @@ from __future__ import annotations
 import gc
 import io
 import logging
+import multiprocessing
 import os
 import pickle
 import time
@@ -40,8 +41,9 @@ from pathlib import Path
 from typing import Any, Callable, Generator
 
 from engine.datafile import DataFileError
-from world.geometry import LevelGeometry, compile_level
-from world.level import Level, level_path, load_level
+from world.geometry import LevelGeometry
+from world.level import Level, compile_level
+from world.level_file import level_path, load_level
 
 log = logging.getLogger("donify.level")
 
@@ -197,8 +199,6 @@ class BackgroundLevelWatcher:
         return result
 
     def _start(self) -> None:
-        import multiprocessing  # noqa: PLC0415
-
         try:
             # spawn, not fork: the game process has GL and audio threads that a fork would copy
             # half-way through whatever they were doing

@@ -16,7 +16,7 @@ import pytest
 
 from components.flight import RigidBody
 from tests.solids import Referee, top_surfaces
-from world.level import load_level, shipped_levels
+from world.level_file import load_level, shipped_levels
 
 PENETRATION_TOL_M = 0.002
 

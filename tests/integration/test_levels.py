@@ -10,7 +10,7 @@ import warnings
 import pytest
 
 from game.cli import main
-from world.level import LEVELS_DIR, load_level
+from world.level_file import LEVELS_DIR, load_level
 
 LEVEL_DIRS = sorted(p for p in LEVELS_DIR.iterdir() if p.is_dir() and not p.name.startswith((".", "_")))
 

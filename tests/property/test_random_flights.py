@@ -28,7 +28,7 @@ from components.pilot import BUTTONS
 from game.simulation import Simulation
 from systems.menu import Menu
 from tests.solids import Referee, level_solids
-from world.level import load_level, shipped_levels
+from world.level_file import load_level, shipped_levels
 
 EXAMPLES = int(os.environ.get("DONIFY_PROPERTY_EXAMPLES", "0") or 0)
 PENETRATION_TOL_M = 0.003

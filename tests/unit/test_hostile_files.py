@@ -32,7 +32,7 @@ from engine.datafile import (MAX_DATA_FILE_BYTES, MAX_NESTING_DEPTH, MAX_REPORTE
 from game import atomic
 from game.script import load_script, parse_script
 from game.settings import Settings, load_settings
-from world.level import LEVELS_DIR, level_from_source, load_level, parse_level
+from world.level_file import LEVELS_DIR, level_from_source, load_level, parse_level
 
 ROOT = Path(__file__).resolve().parents[2]
 DONIFY = Path(sys.executable).parent / "donify"

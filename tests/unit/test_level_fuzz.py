@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.datafile import DataFileError, TomlSource
-from world.level import LEVELS_DIR, Level, level_from_source, load_level, shipped_levels
+from world.level import Level
+from world.level_file import LEVELS_DIR, level_from_source, load_level, shipped_levels
 
 FILES = {name: (LEVELS_DIR / name / "level.toml").read_bytes() for name in shipped_levels()}
 LINE = re.compile(r"^.+:\d+: .*expected .+, got.+$")

@@ -10,7 +10,8 @@ import tomllib
 import pytest
 
 from engine.datafile import DataFileError
-from world.level import LEVELS_DIR, Level, level_json_schema, load_level, parse_level, shipped_levels
+from world.level import Level
+from world.level_file import LEVELS_DIR, level_json_schema, load_level, parse_level, shipped_levels
 
 ERROR_LINE = re.compile(r"^\S+:\d+: ([\w.\-]+: )?expected .+, got.+$")
 STREET = (LEVELS_DIR / "street" / "level.toml").read_text(encoding="utf-8")
@@ -206,5 +207,5 @@ def test_shipped_files_omit_defaults(name):
 
 def test_exported_schema_is_up_to_date():
     shipped = json.loads((LEVELS_DIR / "level.schema.json").read_text(encoding="utf-8"))
-    assert shipped == json.loads(json.dumps(level_json_schema())), "run: python -m world.level"
+    assert shipped == json.loads(json.dumps(level_json_schema())), "run: python -m world.level_file"
     assert shipped["additionalProperties"] is False and "pads" in shipped["required"]

@@ -7,8 +7,9 @@ import math
 import pytest
 
 from flight import quat
-from world.geometry import ActiveLevel, LevelGeometry, compile_level
-from world.level import load_level
+from world.geometry import LevelGeometry
+from world.level import ActiveLevel, compile_level
+from world.level_file import load_level
 from world.sensing import TELLO_ENVELOPE_M, sense_support, sweep_envelope
 
 STREET = load_level("street")
