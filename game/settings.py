@@ -36,7 +36,7 @@ import platformdirs
 from components.pilot import BUTTONS
 from engine.datafile import DataFileError, TomlSource, describe, read_toml
 from game.atomic import atomic_path, remove_stale_temporaries
-from game.input.gamepads import CONTROLLER_BUTTONS, DEFAULT_GAMEPAD_BUTTONS
+from game.input.buttons import CONTROLLER_BUTTONS, DEFAULT_GAMEPAD_BUTTONS
 from game.input.keyboard import ACTIONS, DEFAULT_KEYS
 from game.input.keys import is_key_name, normalise_key_name
 

@@ -2,7 +2,8 @@
 
 The loop owns a headless `Simulation` (the same App the tests drive) and adds what only a
 window needs: the RENDER-stage plugin (and the audio plugin when there is one), the keyboard
-and gamepads writing the Pad, the pause panel and the window's own keys (F11, F12).
+and gamepads writing the Pad through one PadWriter, the pause panel and the window's own keys
+(F11, F12).
 
 One frame (`Game.frame(dt)`): read the devices into the Pad → peek the Pad's presses for the
 camera (RB / C) and pause (START / Esc) → unless paused, `App.update(dt)`: the simulation runs
@@ -25,10 +26,13 @@ import logging
 import time
 from pathlib import Path
 
+import platformdirs
 import pyglet
 
 import game.render  # noqa: F401 (sets pyglet's GL options before pyglet.gl is imported)
-from game.input import InputDevices, apply_input_settings
+from game.demo import run_demo
+from game.input.devices import InputDevices, apply_input_settings
+from game.input.padwriter import PadWriter
 from game.levels import apply_reload
 from game.render import hud_text
 from game.render.gl import save_png
@@ -36,9 +40,9 @@ from game.render.level_model import prepare_level_meshes
 from game.render.pause import PausePanel
 from game.render.plugin import RenderPlugin
 from game.render.renderer import Renderer
-from game.settings import load_settings
+from game.settings import Settings, load_settings
 from game.simulation import Simulation
-from world.geometry import ActiveLevel
+from world.level import ActiveLevel
 from world.level_watch import BackgroundLevelWatcher
 
 log = logging.getLogger("donify.window")
@@ -106,9 +110,11 @@ class Game:
         self.app.add_plugin(RenderPlugin(self.renderer))
         self.audio = self._add_audio() if audio else None
         self.pause = PausePanel(self.settings, self._apply_setting)
-        self.renderer.pause = self.pause
-        self.renderer.bindings = _bindings_table(self.settings)
-        self.devices = InputDevices(self.sim.pad, self.settings, emit=self.app.emit, on_action=self.on_action)
+        self.renderer.menus.pause = self.pause
+        self.renderer.menus.bindings = _bindings_table(self.settings)
+        controls = self.settings.controls
+        self.pad_writer = PadWriter(self.sim.pad, controls.dead_zone, controls.trigger_dead_zone)
+        self.devices = InputDevices(self.pad_writer, self.settings, emit=self.app.emit, on_action=self.on_action)
         apply_input_settings(self.app, self.settings)
         self.window.push_handlers(on_key_press=self._swallow_escape)  # below the keyboard: Esc never closes
         self.window.push_handlers(self.devices.keyboard)
@@ -122,7 +128,7 @@ class Game:
         self.frame_times: list[float] = []
         self._scheduled = None
         # mods that failed to build (later mod reports reach the HUD as MESSAGE events)
-        for line in [*getattr(self.settings, "warnings", []), *self.sim.mod_problems]:
+        for line in [*self.settings.warnings, *self.sim.mod_problems]:
             self.renderer.hud.message(line)
 
     def _add_audio(self):
@@ -175,10 +181,9 @@ class Game:
     def _watch_level(self) -> BackgroundLevelWatcher | None:
         """A watcher on the flown level's file (none for a level built in code or the lab)."""
         level = self.app.resource(ActiveLevel).level
-        source = getattr(level, "source", "")
-        if not source:
+        if level is None or not level.source:
             return None
-        return BackgroundLevelWatcher(source, prepare=prepare_level_meshes)
+        return BackgroundLevelWatcher(level.source, prepare=prepare_level_meshes)
 
     def _reload_level(self) -> None:
         self._retired = None  # the level replaced a frame ago: freed now (see below)
@@ -242,8 +247,6 @@ class Game:
 
     def save_screenshot(self, path: str | Path | None = None) -> Path:
         if path is None:
-            import platformdirs  # noqa: PLC0415
-
             folder = Path(platformdirs.user_pictures_dir()) / "Donify"
             path = folder / time.strftime("donify-%Y%m%d-%H%M%S.png")
         path = Path(path)
@@ -313,7 +316,7 @@ class Game:
         if self._scheduled is not None:
             pyglet.clock.unschedule(self._tick)
             self._scheduled = None
-        if self.pause.changed and getattr(self.settings, "path", None) is not None:
+        if self.pause.changed and self.settings.path is not None:
             self.settings.save()
         try:
             self.devices.stop()
@@ -326,12 +329,12 @@ class Game:
     def close(self) -> None:
         """Free the GL objects, the window and the simulation (tests call it directly)."""
         self.running = False
-        if getattr(self, "level_watcher", None) is not None:
+        if self.level_watcher is not None:
             self.level_watcher.close()
             self.level_watcher = None
-        if getattr(self, "audio", None) is not None:
+        if self.audio is not None:
             self.audio.close()
-        if getattr(self, "renderer", None) is not None:
+        if self.renderer is not None:
             try:
                 self.window.switch_to()
                 self.renderer.delete()
@@ -345,11 +348,10 @@ class Game:
         self.sim.close()
 
 
-def _bindings_table(settings) -> list[tuple[str, str]]:
+def _bindings_table(settings: Settings) -> list[tuple[str, str]]:
     """(action, keys) for the pause panel's controls list, from the settings' bindings."""
-    keys = getattr(getattr(settings, "controls", None), "keys", {}) or {}
     rows = []
-    for action, names in keys.items():
+    for action, names in settings.controls.keys.items():
         rows.append((action, " / ".join(names) if names else "—"))
     return rows
 
@@ -365,7 +367,5 @@ def play(level: str = "street", plugins=(), strict_mods: bool = False) -> int:
     except (pyglet.window.NoSuchDisplayException, pyglet.gl.ContextException, pyglet.window.NoSuchConfigException,
             OSError) as exc:
         print(f"donify: cannot open the game window ({type(exc).__name__}: {exc}): running the headless demo flight")
-        from game.demo import run_demo  # noqa: PLC0415
-
         return run_demo(level)
     return window_game.run()

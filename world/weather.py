@@ -11,8 +11,9 @@ anything about a real Tello in wind or rain.
 * **Density** `density_kg_m3`: set directly, from a preset (sea level, 2 000 m, hot day) or
   from altitude and temperature with the International Standard Atmosphere (`isa_density`).
 * **Rain** `rain_mm_h` is drawn by the window only: its effects on the drone (water in the
-  electronics, drop impacts, added mass) are not modelled, and the HUD says so
-  (`Weather.hud_note`).
+  electronics, drop impacts, added mass) are not modelled. The renderer reads `rain_level`
+  (how hard to draw it); the HUD reads `rain_mm_h` and says, in its own words, that rain is
+  visual only.
 
 A `WeatherPreset` bundles wind, gusts, density and rain under an id and a name; levels carry
 their own, and `BUILTIN_PRESETS` serve a world without any.
@@ -34,7 +35,6 @@ STANDARD_GRAVITY_M_S2 = 9.806_65
 ISA_TROPOPAUSE_M = 11_000.0
 
 HEAVY_RAIN_MM_H = 50.0  # "violent" rain above this (AMS glossary): the renderer's full intensity
-RAIN_NOTE = "Rain is visual only: its effects on the drone are not modelled"
 
 
 def check_weather(density_kg_m3: float, wind_m_s) -> None:
@@ -154,10 +154,6 @@ class Weather:
     def rain_level(self) -> float:
         """Rain for the renderer, 0 (dry) … 1 (heavy, ≥ 50 mm/h)."""
         return min(1.0, max(0.0, self.rain_mm_h / HEAVY_RAIN_MM_H))
-
-    def hud_note(self) -> str:
-        """A line for the HUD: the rain note when it rains, else empty."""
-        return f"{RAIN_NOTE} ({self.rain_mm_h:g} mm/h)" if self.rain_mm_h > 0.0 else ""
 
     def describe(self) -> str:
         """One line: wind speed and direction, gusts, density, rain."""

@@ -4,7 +4,7 @@ pyglet maps known pads (its SDL controller database) to one Xbox layout: buttons
 leftshoulder rightshoulder leftstick rightstick start back guide; sticks leftx/lefty and
 rightx/righty in [-1, 1] (y positive *down*, so the Pad's y is −lefty); triggers
 lefttrigger/righttrigger in [0, 1]; a D-pad. Its `ControllerManager` reports pads plugged in
-or pulled out while the game runs; each one emits `events.CONTROLLER_CONNECTED` /
+or pulled out while the game runs; each one emits `events.ControllerConnected` /
 `CONTROLLER_DISCONNECTED` with the pad's name, for the HUD's message line.
 
 Buttons arrive as pyglet events (a tap shorter than a frame is not lost); sticks and
@@ -22,29 +22,25 @@ from __future__ import annotations
 
 import importlib
 import logging
+from collections.abc import Mapping
 from typing import Any, Callable
 
-from components.pilot import Pad
-from game import events
+from components import events
+from game.input.buttons import DEFAULT_GAMEPAD_BUTTONS, pad_buttons_of
 from game.input.padwriter import DeviceState, PadWriter, stick_or_dpad
 
 log = logging.getLogger("donify.input")
 
-CONTROLLER_BUTTONS = ("a", "b", "x", "y", "leftshoulder", "rightshoulder", "leftstick", "rightstick",
-                      "start", "back", "guide")
-DEFAULT_GAMEPAD_BUTTONS = {  # Pad button → the controller button that presses it
-    "A": "a", "B": "b", "X": "x", "Y": "y", "LB": "leftshoulder", "RB": "rightshoulder",
-    "LS": "leftstick", "RS": "rightstick", "START": "start", "BACK": "back",
-}
 
-
-def _no_event(event: str, *payload: Any) -> None:
+def _no_event(event: Any) -> None:
     return None
 
 
 def pyglet_controller_manager() -> tuple[Any | None, str]:
     """pyglet's ControllerManager, or (None, why there is none)."""
     try:
+        # pyglet reads PYGLET_HEADLESS when first imported: importing it here, when gamepads
+        # start, leaves the choice to whoever opens the window (`import game.settings` loads this module)
         import pyglet
 
         if pyglet.options["headless"]:
@@ -62,27 +58,18 @@ def pyglet_controller_manager() -> tuple[Any | None, str]:
 
 class GamepadManager:
     """Args:
-        pad: the virtual gamepad to write.
-        settings: the user `Settings` (dead zones, gamepad button map); default: the defaults.
-        emit: `emit(event_name, *payload)`, e.g. `App.emit`, for the connect/disconnect events.
+        writer: the PadWriter every device writes the Pad through (its dead zones apply).
+        buttons: Pad button → the controller button that presses it (`Settings.controls.gamepad`).
+        emit: `App.emit`-like, called with the connect/disconnect events.
         manager: a pyglet-ControllerManager-like object (`get_controllers()`, `push_handlers`,
             `remove_handlers`, events `on_connect`/`on_disconnect`); default: pyglet's, at start().
-        writer: the PadWriter shared with the keyboard (default: a private one).
     """
 
-    def __init__(self, pad: Pad, settings: Any = None, emit: Callable[..., Any] | None = None, *,
-                 manager: Any = None, writer: PadWriter | None = None) -> None:
-        if settings is None:
-            from game.settings import Settings  # noqa: PLC0415 (game.settings imports this module)
-
-            settings = Settings()
-        controls = settings.controls
-        self.pad = pad
+    def __init__(self, writer: PadWriter, buttons: Mapping[str, str] = DEFAULT_GAMEPAD_BUTTONS,
+                 emit: Callable[..., Any] | None = None, *, manager: Any = None) -> None:
+        self.writer = writer
         self.emit = emit or _no_event
-        self.writer = writer or PadWriter(pad, controls.dead_zone, controls.trigger_dead_zone)
-        self.pad_buttons: dict[str, list[str]] = {}  # controller button → Pad buttons
-        for pad_button, controller_button in controls.gamepad.items():
-            self.pad_buttons.setdefault(controller_button, []).append(pad_button)
+        self.pad_buttons = pad_buttons_of(buttons)  # controller button → Pad buttons
         self.manager = manager
         self.connected: dict[int, tuple[Any, DeviceState]] = {}  # id(controller) → (controller, its state)
         self.started = False
@@ -145,7 +132,7 @@ class GamepadManager:
         controller.push_handlers(self)  # on_button_press / on_button_release
         self.connected[id(controller)] = (controller, self.writer.add(name))
         log.info("gamepad connected: %s", name)
-        self.emit(events.CONTROLLER_CONNECTED, name)
+        self.emit(events.ControllerConnected(name))
 
     def on_disconnect(self, controller: Any) -> None:
         if id(controller) not in self.connected:
@@ -153,7 +140,7 @@ class GamepadManager:
         self._detach(controller, close=False)
         name = _name(controller)
         log.info("gamepad disconnected: %s", name)
-        self.emit(events.CONTROLLER_DISCONNECTED, name)
+        self.emit(events.ControllerDisconnected(name))
 
     # -- Controller events ---------------------------------------------------------------
     def on_button_press(self, controller: Any, button: str) -> None:

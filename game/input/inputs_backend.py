@@ -26,10 +26,11 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+from collections.abc import Mapping
 from typing import Any, Callable
 
-from components.pilot import Pad
-from game import events
+from components import events
+from game.input.buttons import DEFAULT_GAMEPAD_BUTTONS, pad_buttons_of
 from game.input.padwriter import DeviceState, PadWriter, stick_or_dpad
 
 log = logging.getLogger("donify.input")
@@ -78,29 +79,20 @@ class _Pad:
 
 class InputsGamepads:
     """Args:
-        pad: the virtual gamepad to write.
-        settings: the user `Settings` (dead zones, gamepad button map); default: the defaults.
-        emit: `emit(event_name, *payload)`, e.g. `App.emit`, for connect/disconnect events.
+        writer: the PadWriter every device writes the Pad through (its dead zones apply).
+        buttons: Pad button → the controller button that presses it (`Settings.controls.gamepad`).
+        emit: `App.emit`-like, called with the connect/disconnect events.
         devices: objects with `read()` → list of events (`ev_type`, `code`, `state`) and a
             `name`; default: `inputs.devices.gamepads`, imported at start().
-        writer: the PadWriter shared with the keyboard (default: a private one).
         join_timeout_s: how long stop() waits for each reader thread, seconds.
     """
 
-    def __init__(self, pad: Pad, settings: Any = None, emit: Callable[..., Any] | None = None, *,
-                 devices: list[Any] | None = None, writer: PadWriter | None = None,
+    def __init__(self, writer: PadWriter, buttons: Mapping[str, str] = DEFAULT_GAMEPAD_BUTTONS,
+                 emit: Callable[..., Any] | None = None, *, devices: list[Any] | None = None,
                  join_timeout_s: float = 0.5) -> None:
-        if settings is None:
-            from game.settings import Settings  # noqa: PLC0415 (game.settings imports game.input)
-
-            settings = Settings()
-        controls = settings.controls
-        self.pad = pad
+        self.writer = writer
         self.emit = emit or (lambda event, *payload: None)
-        self.writer = writer or PadWriter(pad, controls.dead_zone, controls.trigger_dead_zone)
-        self.pad_buttons: dict[str, list[str]] = {}  # pyglet button name → Pad buttons
-        for pad_button, controller_button in controls.gamepad.items():
-            self.pad_buttons.setdefault(controller_button, []).append(pad_button)
+        self.pad_buttons = pad_buttons_of(buttons)  # pyglet button name → Pad buttons
         self.devices = devices
         self.join_timeout_s = join_timeout_s
         self.pads: list[_Pad] = []
@@ -135,7 +127,7 @@ class InputsGamepads:
                                             daemon=True, name=f"donify-inputs-{index}")
             self.pads.append(entry)
             entry.thread.start()
-            self.emit(events.CONTROLLER_CONNECTED, name)
+            self.emit(events.ControllerConnected(name))
         self.status = f"gamepads (inputs): {len(self.pads)} found, no hot-plug"
         log.info(self.status)
         return True
@@ -204,4 +196,4 @@ class InputsGamepads:
         entry.thread = None  # the thread has returned
         self.writer.remove(entry.state)
         log.info("gamepad disconnected: %s (%s)", entry.state.name, reason)
-        self.emit(events.CONTROLLER_DISCONNECTED, entry.state.name)
+        self.emit(events.ControllerDisconnected(entry.state.name))

@@ -27,7 +27,6 @@ from __future__ import annotations
 import math
 from typing import Callable, Mapping, Sequence
 
-from components.pilot import Pad
 from game.input.keys import symbol_of
 from game.input.padwriter import DeviceState, PadWriter
 
@@ -83,19 +82,17 @@ EVENT_HANDLED = True  # pyglet.event.EVENT_HANDLED: stops pyglet's default Esc-c
 
 class KeyboardInput:
     """Args:
-        pad: the virtual gamepad to write.
+        writer: the PadWriter every device writes the Pad through.
         bindings: action → key names (default `DEFAULT_KEYS`); e.g. `Settings.controls.keys`.
             An action left out is unbound; unknown actions or key names raise ValueError
             (the settings loader has already replaced bad entries by their defaults).
         on_action: called with a window action's name ("fullscreen", "screenshot") on its key press.
-        writer: the PadWriter shared with the gamepads (default: a private one).
     """
 
-    def __init__(self, pad: Pad, bindings: Mapping[str, Sequence[str]] | None = None,
-                 on_action: Callable[[str], None] | None = None, writer: PadWriter | None = None) -> None:
-        self.pad = pad
+    def __init__(self, writer: PadWriter, bindings: Mapping[str, Sequence[str]] | None = None,
+                 on_action: Callable[[str], None] | None = None) -> None:
         self.on_action = on_action
-        self.writer = writer or PadWriter(pad)
+        self.writer = writer
         self.device: DeviceState = self.writer.add("keyboard")
         self.actions_of: dict[int, tuple[str, ...]] = {}
         for action, names in (DEFAULT_KEYS if bindings is None else bindings).items():

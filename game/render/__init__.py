@@ -5,9 +5,14 @@ and batch runs never open a GL context. The window adds `RenderPlugin` to the Ap
 RENDER-stage system prepares each frame from the components (interpolated pose, propeller
 angles, cameras, HUD values) and `Renderer.draw` issues the GL calls.
 
+`renderer` keeps the frame: the cameras, the HUD, and the passes in draw order. Each thing
+drawn is one pass in `passes/` (the sky is passes/sky.py, the trail passes/trail.py…), with its
+own GL objects; `frame` holds what they share and their contract.
+
 Pure parts (no GL): `transforms`, `mesh`, `drone_model`, `level_model`, `camera`,
 `hud_text`, `pause` — they can be checked without a context. GL parts: `gl` (programs and
-vertex buffers), `text` (glyph atlas text), `hud`, `renderer`, `plugin`; shaders in `shaders/`.
+vertex buffers), `text` (glyph atlas text), `hud`, `frame`, `passes/`, `renderer`, `plugin`;
+shaders in `shaders/`.
 """
 
 import os

@@ -4,7 +4,7 @@ Everything is drawn through `UiLayer`s (one buffer per font, rebuilt only when a
 changed). The readouts refresh at `REFRESH_HZ` from one telemetry record — fast enough to
 read, slow enough that the text is not rebuilt every frame — and an unchanged string is
 never rebuilt. The panels and their readouts are drawn into a texture only when they change
-(the renderer's panel cache); each frame then costs one opaque quad per panel. Panels:
+(the panel cache of passes/hud.py); each frame then costs one opaque quad per panel. Panels:
 
 - bottom left, FLIGHT: PROPULSION (MotorPower, a bar), mode and assist status, TARGET VEL
   (ManualTargetVelocity, world), TARGET Z (world altitude), HEIGHT ABOVE GROUND (to the
@@ -22,18 +22,20 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from dataclasses import dataclass
+from typing import Callable
 
 from game.render import hud_text as T
 from game.render.pause import ENTRIES as PAUSE_ENTRIES
 from game.render.text import UiLayer
+from world.weather import Weather
 
 REFRESH_HZ = 20.0
 MESSAGE_S = 4.0
 MAX_MESSAGES = 4
 
-PANEL = (0.04, 0.06, 0.08, 0.62)  # menus over the scene (blended)
-HUD_PANEL = (0.07, 0.09, 0.11, 1.0)
-MENU_PANEL = (0.04, 0.06, 0.08, 0.9)  # the HUD's readout panels: opaque, drawn first (see Renderer)
+HUD_PANEL = (0.07, 0.09, 0.11, 1.0)  # the HUD's readout panels: opaque, drawn first (passes/hud.py)
+MENU_PANEL = (0.04, 0.06, 0.08, 0.9)  # menus over the scene (blended)
 LABEL = (0.62, 0.74, 0.86, 1.0)
 VALUE = (0.96, 0.97, 0.98, 1.0)
 DIM = (0.80, 0.84, 0.88, 0.75)
@@ -50,6 +52,16 @@ MARGIN = 12  # px at the reference size (720 rows); scaled with the window
 PAD = 9
 SMALL_PT = 10.0  # readouts (DejaVu Sans Mono)
 LARGE_PT = 14.0  # titles and messages (DejaVu Sans Bold)
+
+
+@dataclass
+class HudContext:
+    """What the HUD shows beside the telemetry: the active camera, the weather (wind, and the
+    rain note while it rains) and the distance to a waypoint of the mission route."""
+
+    camera: str
+    weather: Weather
+    distance_to: Callable[[int], float | None]  # waypoint index → metres from the drone, or None
 
 
 class Hud:
@@ -76,6 +88,7 @@ class Hud:
         self.time_s = 0.0
         self._next_refresh = 0.0
         self._messages_shown: tuple = ()
+        self._overlay_state: tuple | None = None  # what the overlay layers were last built for
         self.visible = True
 
     # -- layout ----------------------------------------------------------------------------
@@ -183,13 +196,9 @@ class Hud:
     def message(self, text: str, colour=VALUE) -> None:
         self.messages.append((text, self.time_s + MESSAGE_S, colour))
 
-    def update(self, dt: float, telemetry_source, extra: dict) -> None:
-        """Advance the HUD clock; at the refresh rate, rewrite the readouts from telemetry.
-
-        `extra`: what telemetry does not hold — "wind" (world m/s), "camera" (name),
-        "rain_note" (str or ""), "mission_total" (waypoints in the route), "distance_to" (waypoint
-        index → metres from the drone, or None).
-        """
+    def update(self, dt: float, telemetry_source, context: HudContext) -> None:
+        """Advance the HUD clock; at the refresh rate, rewrite the readouts from telemetry and
+        from `context` (what telemetry does not hold)."""
         self.time_s += dt
         while self.messages and self.messages[0][1] <= self.time_s:
             self.messages.popleft()
@@ -197,13 +206,13 @@ class Hud:
         if self.time_s < self._next_refresh:
             return
         self._next_refresh = self.time_s + 1.0 / REFRESH_HZ
-        self.refresh(telemetry_source(), extra)
+        self.refresh(telemetry_source(), context)
 
     def refresh_soon(self) -> None:
         """Rewrite the readouts at the next update, whatever the refresh rate says."""
         self._next_refresh = self.time_s
 
-    def refresh(self, tm, extra: dict) -> None:
+    def refresh(self, tm, context: HudContext) -> None:
         lang = self.language
         t = self.text
         vx = self.value_x
@@ -216,8 +225,8 @@ class Hud:
         mode = tm.mode
         t.text("flight.value.mode", T.mode_name(mode if not T.is_assist(mode) else "manual", lang), vx, rows["mode"],
                VALUE)
-        mission = tm.mission or {}
-        status = str(mission.get("status", "idle"))
+        mission = tm.mission
+        status = mission.status
         if T.is_assist(mode):
             assist = T.mode_name(mode, lang)
         elif status not in ("idle", ""):
@@ -256,25 +265,19 @@ class Hud:
                WARN if tm.damage > 0 else VALUE)
 
         ex = self.env_x
-        t.text("env.value.wind", T.wind_text(extra.get("wind", (0.0, 0.0, 0.0)), lang), ex, self.env_rows["wind"], VALUE)
-        t.text("env.value.mission", self._mission_text(mission, extra), ex, self.env_rows["mission"], VALUE)
-        t.text("env.value.camera", T.camera_name(extra.get("camera", "chase"), lang), ex, self.env_rows["camera"], VALUE)
-        note = extra.get("rain_note") or ""
-        if note:
-            text = T.label("rain_note", lang) + self._rain_rate(note)
+        t.text("env.value.wind", T.wind_text(context.weather.wind_now_m_s, lang), ex, self.env_rows["wind"], VALUE)
+        t.text("env.value.mission", T.mission_text(mission, lang, context.distance_to), ex,
+               self.env_rows["mission"], VALUE)
+        t.text("env.value.camera", T.camera_name(context.camera, lang), ex, self.env_rows["camera"], VALUE)
+        rain_mm_h = context.weather.rain_mm_h
+        if rain_mm_h > 0.0:
+            text = T.rain_note(rain_mm_h, lang)
             self.free.rect("rain_note.back", self.margin, self.note_y - self.line + self.small.ascent + 1,
                            self.small.width(text) + 2 * self.pad, self.line, SHADE)
             self.free.text("rain_note", text, self.margin + self.pad, self.note_y, YELLOW)
         else:
             self.free.remove("rain_note.back")
             self.free.remove("rain_note")
-
-    def _rain_rate(self, note: str) -> str:
-        start = note.rfind("(")
-        return f" {note[start:]}" if start >= 0 else ""
-
-    def _mission_text(self, mission: dict, extra: dict) -> str:
-        return T.mission_text(mission, self.language, extra.get("mission_total") or 0, extra.get("distance_to"))
 
     def _draw_messages(self) -> None:
         shown = tuple((m[0], m[2]) for m in self.messages)
@@ -292,10 +295,10 @@ class Hud:
         changed is rebuilt by the layers themselves)."""
         o, ot = self.overlay, self.overlay_titles
         state = (self.width, self.height, self.language,
-                 (menu.open, menu.index, tuple(menu.entries)) if menu is not None else None,
+                 (menu.open, menu.index, tuple(e.id for e in menu.entries)) if menu is not None else None,
                  (pause.open, pause.index, pause.show_controls, tuple(pause.value_of(e) for e in PAUSE_ENTRIES))
                  if pause is not None else None)
-        if state == getattr(self, "_overlay_state", None):
+        if state == self._overlay_state:
             return
         self._overlay_state = state
         o.clear()
@@ -304,7 +307,7 @@ class Hud:
         if pause is not None and pause.open:
             self._pause(pause, bindings)
         elif menu is not None and menu.open:
-            labels = [T.menu_entry(entry_id, entry_label, lang) for entry_id, entry_label in menu.entries]
+            labels = [T.menu_entry(e.id, e.label, lang) for e in menu.entries]
             hint = T.label("menu_hint", lang)
             w = max([self.small.width(t) + 2 * self.char for t in labels] + [self.small.width(hint)]) + 2 * self.pad
             step = self._row_step(len(labels))
@@ -379,7 +382,7 @@ class Hud:
         return [spec[1:5] for spec, _ in self.panels.items.values()]
 
     def draw_panels(self, program) -> None:
-        """The panels with their readouts (what the renderer caches in a texture)."""
+        """The panels with their readouts (what passes/hud.py caches in a texture)."""
         self.panels.draw(program)
         self.text.draw(program)
 

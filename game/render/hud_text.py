@@ -10,6 +10,9 @@ for headings. Pure Python: no GL.
 from __future__ import annotations
 
 import math
+from typing import Callable
+
+from flight.assists import MissionRecord
 
 LANGUAGES = ("en", "fr")
 
@@ -176,31 +179,24 @@ def mission_status(status: str, language: str) -> str:
 MISSION_OVER = ("arrived", "refused")
 
 
-def mission_text(mission: dict, language: str, total: int = 0, distance_to=None) -> str:
-    """The HUD's mission line: 'transit · wp 2/6 north-end · 41 m', or just 'arrived'.
+def mission_text(mission: MissionRecord, language: str, distance_to: Callable[[int], float | None]) -> str:
+    """The HUD's mission line: 'transit · wp 2/6 · 41 m', or just 'arrived'.
 
     Args:
-        mission: telemetry's `mission` (status, waypoint_index, and maybe waypoints,
-            waypoint_id, distance_m).
-        total: waypoints in the route, when `mission` does not say.
-        distance_to: waypoint index → metres from the drone (or None), when `mission` has no
-            distance_m.
+        mission: telemetry's `mission`.
+        distance_to: waypoint index → metres from the drone (or None).
     """
-    status = str(mission.get("status", "idle"))
+    status = mission.status
     text = mission_status(status, language)
     if status in MISSION_OVER:
         return text
-    index = mission.get("waypoint_index", -1)
-    if isinstance(index, int) and index >= 0:
-        total = mission.get("waypoints") or total or 0
-        name = mission.get("waypoint_id") or mission.get("waypoint")
+    index = mission.waypoint_index
+    distance = None
+    if index >= 0:
+        total = mission.waypoints
         text += f" · wp {index + 1}/{total}" if total else f" · wp {index + 1}"
-        if name:
-            text += f" {name}"
-    distance = mission.get("distance_m")
-    if distance is None and isinstance(index, int) and index >= 0 and callable(distance_to):
         distance = distance_to(index)
-    if isinstance(distance, (int, float)) and math.isfinite(distance) and status not in ("idle", ""):
+    if distance is not None and math.isfinite(distance) and status != "idle":
         text += f" · {distance:.0f} m"
     return text
 
@@ -241,6 +237,12 @@ def wind_text(wind, language: str) -> str:
     if speed < 0.05:
         return label("calm", language)
     return f"{speed:.1f} m/s {label('from', language)} {heading_deg(-wind[0], -wind[1]):03d}°"
+
+
+def rain_note(rain_mm_h: float, language: str) -> str:
+    """The line shown while it rains: rain is drawn, its effects on flight are not modelled; and
+    how hard it rains."""
+    return f"{label('rain_note', language)} ({rain_mm_h:g} mm/h)"
 
 
 def thousands(value: float) -> str:

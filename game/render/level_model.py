@@ -18,7 +18,7 @@ handful of draw calls:
 - `decals`: thin things lying on a surface (road markings, kerbs, pad markings, windows),
   never on one another, drawn with a polygon offset instead of a z-fighting lift.
 
-Pure numpy; `world.geometry.pavement_boxes` gives the pavements, so what is drawn is what
+Pure numpy; `world.level.pavement_boxes` gives the pavements, so what is drawn is what
 collides.
 """
 
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from game.render.mesh import VERTEX_FLOATS, MeshBuilder, circle
-from world.geometry import pavement_boxes
+from world.level import pavement_boxes
 from world.level_checks import STAND_TOLERANCE_M
 
 KIND_COLOURS = {

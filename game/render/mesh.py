@@ -36,6 +36,18 @@ def rounded_rectangle(size_x: float, size_y: float, radius: float, corner_segmen
     return np.array(points)
 
 
+def line_strip_vertices(points: np.ndarray, colour: Colour, alpha: float | None) -> np.ndarray:
+    """Vertices of a line strip through (N, 3) points, unlit; alpha None fades it from old
+    (the first point, nearly transparent) to new (nearly opaque)."""
+    n = len(points)
+    out = np.zeros((n, VERTEX_FLOATS), np.float32)
+    out[:, 0:3] = points
+    out[:, 5] = 1.0
+    out[:, 6:9] = colour
+    out[:, 9] = np.linspace(0.15, 0.95, n) if alpha is None and n else (alpha or 1.0)
+    return out
+
+
 def circle(radius: float, segments: int) -> np.ndarray:
     a = np.linspace(0.0, 2.0 * math.pi, segments, endpoint=False)
     return np.stack((radius * np.cos(a), radius * np.sin(a)), axis=1)

@@ -13,7 +13,7 @@ import esper
 
 from engine.app import App
 from engine.stages import Stage
-from game import events
+from components import events
 from game.render import hud_text as T
 from game.render.hud import WARN, YELLOW
 
@@ -42,42 +42,43 @@ class HudMessages:
         else:
             hud.message(text, colour)
 
-    def on_message(self, text: str) -> None:
-        self.renderer.hud.message(str(text))
+    def on_message(self, event: events.Message) -> None:
+        self.renderer.hud.message(event.text)
 
-    def on_controller_connected(self, name: str) -> None:
-        self._say("controller_connected", name)
+    def on_controller_connected(self, event: events.ControllerConnected) -> None:
+        self._say("controller_connected", event.name)
 
-    def on_controller_disconnected(self, name: str) -> None:
-        self._say("controller_disconnected", name, colour=YELLOW)
+    def on_controller_disconnected(self, event: events.ControllerDisconnected) -> None:
+        self._say("controller_disconnected", event.name, colour=YELLOW)
 
-    def on_landing_refused(self, reason: str) -> None:
-        self._say("landing_refused", reason, colour=WARN)
+    def on_landing_refused(self, event: events.LandingRefused) -> None:
+        self._say("landing_refused", event.reason, colour=WARN)
 
-    def on_mission_status(self, status: str, waypoint_index: int = -1, *rest) -> None:
+    def on_mission_status(self, event: events.MissionStatus) -> None:
+        status = event.status
         if status in ("interrupted", "refused"):
-            reason = (self.renderer.telemetry().mission or {}).get("reason") or "—"
+            reason = event.reason or "—"
             self._say(f"mission_{status}", reason, colour=WARN)
         elif status == "arrived":
             self._say("mission_arrived")
         self.renderer.hud.refresh_soon()
 
-    def on_level_reloaded(self, errors) -> None:
-        errors = list(errors or [])
+    def on_level_reloaded(self, event: events.LevelReloaded) -> None:
+        errors = event.errors
         if errors:
             self._say("level_reloaded_errors", len(errors), short_location(str(errors[0])), colour=WARN)
         else:
             self._say("level_reloaded")
 
-    def on_battery_low(self, fraction: float) -> None:
-        self._say("battery_low", 100.0 * fraction, colour=YELLOW)
+    def on_battery_low(self, event: events.BatteryLow) -> None:
+        self._say("battery_low", 100.0 * event.fraction, colour=YELLOW)
 
-    def on_battery_depleted(self) -> None:
+    def on_battery_depleted(self, event: events.BatteryDepleted) -> None:
         self._say("battery_depleted", colour=WARN)
 
-    def on_impact(self, speed_m_s: float, normal=None, damage: float = 0.0, *rest) -> None:
-        if speed_m_s >= 1.0:
-            self._say("impact", speed_m_s, colour=YELLOW)
+    def on_impact(self, event: events.Impact) -> None:
+        if event.speed_m_s >= 1.0:
+            self._say("impact", event.speed_m_s, colour=YELLOW)
 
 
 def short_location(line: str) -> str:
@@ -105,13 +106,13 @@ class RenderPlugin:
     def build(self, app: App) -> None:
         app.add_system(PrepareFrame(self.renderer), Stage.RENDER)
         m = self.messages
-        for event, handler in ((events.MESSAGE, m.on_message),
-                               (events.CONTROLLER_CONNECTED, m.on_controller_connected),
-                               (events.CONTROLLER_DISCONNECTED, m.on_controller_disconnected),
-                               (events.LANDING_REFUSED, m.on_landing_refused),
-                               (events.MISSION_STATUS, m.on_mission_status),
-                               (events.LEVEL_RELOADED, m.on_level_reloaded),
-                               (events.BATTERY_LOW, m.on_battery_low),
-                               (events.BATTERY_DEPLETED, m.on_battery_depleted),
-                               (events.IMPACT, m.on_impact)):
+        for event, handler in ((events.Message, m.on_message),
+                               (events.ControllerConnected, m.on_controller_connected),
+                               (events.ControllerDisconnected, m.on_controller_disconnected),
+                               (events.LandingRefused, m.on_landing_refused),
+                               (events.MissionStatus, m.on_mission_status),
+                               (events.LevelReloaded, m.on_level_reloaded),
+                               (events.BatteryLow, m.on_battery_low),
+                               (events.BatteryDepleted, m.on_battery_depleted),
+                               (events.Impact, m.on_impact)):
             app.on(event, handler)

@@ -14,7 +14,7 @@ import pytest
 
 from components.flight import RigidBody
 from game.render.drone_model import SHELL_SIZE_M
-from world.level import shipped_levels
+from world.level_file import shipped_levels
 
 FRAME_S = 1.0 / 60.0
 
@@ -49,10 +49,10 @@ def shell_pixels(game) -> tuple[np.ndarray, np.ndarray]:
     without the drone tells the shell from white paint on the ground."""
     game.frame(FRAME_S)
     with_drone = game.pixels()
-    game.renderer.show_drone = False
+    game.renderer.frame.show_drone = False
     game.draw()
     without = game.pixels()
-    game.renderer.show_drone = True
+    game.renderer.frame.show_drone = True
     return with_drone, white(with_drone) & ~white(without)
 
 
@@ -79,7 +79,7 @@ def test_drone_is_visible_in_the_chase_view(make_game, save_shot):
 def _flight_panel(game) -> tuple[slice, slice]:
     """Rows and columns (top row first) of the HUD's FLIGHT panel."""
     x, y, w, h = game.renderer.hud.panels.items["flight.panel"][0][1:5]
-    height = game.renderer.fb_height
+    height = game.renderer.frame.fb_height
     return slice(int(height - y - h) + 1, int(height - y) - 1), slice(int(x) + 1, int(x + w) - 1)
 
 
@@ -111,7 +111,7 @@ def _prop_discs_mask(renderer, shape) -> np.ndarray:
     mask = np.zeros(shape[:2], bool)
     radius = renderer.vehicle.prop_diameter_m / 2.0
     for centre in renderer.drone.prop_centres_m:
-        ring = np.array([renderer.project((renderer.model @ np.array(
+        ring = np.array([renderer.project((renderer.frame.pose.model @ np.array(
             (centre[0] + radius * math.cos(a), centre[1] + radius * math.sin(a), centre[2], 1.0)))[:3])
             for a in np.linspace(0.0, 2.0 * math.pi, 48, endpoint=False)])
         x0, y0 = np.floor(ring.min(axis=0)).astype(int) - 3
@@ -131,7 +131,7 @@ def test_props_turn_between_frames_when_armed(make_game, save_shot):
     game = make_game()
     chase = game.renderer.cameras.cameras["chase"]
     chase.distance_m, chase.height_m = 0.45, 0.2  # a closer chase: the discs are bigger
-    game.renderer.show_hud = False  # the readouts change at their own pace
+    game.renderer.frame.show_hud = False  # the readouts change at their own pace
     settle(game)
     a = game.pixels()
     game.frame(FRAME_S)
@@ -142,14 +142,14 @@ def test_props_turn_between_frames_when_armed(make_game, save_shot):
     game.sim.pad.rt = 0.0
     changed_frames = 0
     for _ in range(3):
-        angles = list(game.renderer.prop_angles)
+        angles = list(game.renderer.props.angles)
         a = game.pixels()
         game.frame(FRAME_S)
         b = game.pixels()
         # each prop turned by its own ω·dt, in its own direction
         rpm = game.sim.telemetry().rpm
         assert min(rpm) > 1000.0
-        assert all(abs(x - y) > 1e-3 for x, y in zip(angles, game.renderer.prop_angles))
+        assert all(abs(x - y) > 1e-3 for x, y in zip(angles, game.renderer.props.angles))
         diff = np.abs(a.astype(int) - b.astype(int)).max(axis=2) > 8
         discs = _prop_discs_mask(game.renderer, diff.shape)
         if diff[discs].sum() >= 20 and diff[discs].sum() > diff[~discs].sum():
@@ -171,10 +171,10 @@ def test_first_person_view_differs_from_the_chase_view(make_game, save_shot):
     assert difference > 20.0
     texts = [spec[1] for spec, _ in game.renderer.hud.text.items.values() if spec[0] == "t"]
     assert "FIRST PERSON" in texts  # the HUD says which camera, from the next frame on
-    game.renderer.show_drone = False
+    game.renderer.frame.show_drone = False
     game.frame(FRAME_S)
     assert np.array_equal(game.pixels()[rows, cols], fpv[rows, cols])  # its own camera does not see the drone
-    game.renderer.show_drone = True
+    game.renderer.frame.show_drone = True
     press(game, "RB")
     assert game.renderer.cameras.active == "top"
     save_shot(game.pixels(), "map_view")
@@ -194,23 +194,23 @@ def test_painting_the_ground_first_changes_no_pixel(make_game, level):
 
     def compare(moment: str) -> None:
         for _ in game.renderer.cameras.cameras:
-            game.renderer.ground_first = True
+            game.renderer.level.ground_first = True
             game.draw()
             first = game.pixels()
-            game.renderer.ground_first = False
+            game.renderer.level.ground_first = False
             game.draw()
             last = game.pixels()
-            game.renderer.ground_first = True
+            game.renderer.level.ground_first = True
             camera = game.renderer.cameras.active
             assert np.array_equal(first, last), f"{moment}, {camera} camera"
             game.renderer.cycle_camera()
 
     settle(game, 5)
-    assert game.renderer.ground_first  # the shipped levels have nothing under their ground
+    assert game.renderer.level.ground_first  # the shipped levels have nothing under their ground
     compare("on the pad")
     press(game, "X")  # take-off
     settle(game, 90)
-    assert game.renderer.position[2] > 1.0
+    assert game.renderer.frame.pose.position[2] > 1.0
     compare("in flight")
 
 
@@ -277,12 +277,12 @@ def test_french_hud_labels(make_game):
 
 
 def test_messages_from_game_events(make_game):
-    from game import events
+    from components import events
 
     game = make_game()
     settle(game, 2)
-    game.app.emit(events.CONTROLLER_CONNECTED, "Xbox Wireless Controller")
-    game.app.emit(events.LEVEL_RELOADED, ["level.toml:12: boxes.0.size: expected 3 numbers, got 2"])
+    game.app.emit(events.ControllerConnected("Xbox Wireless Controller"))
+    game.app.emit(events.LevelReloaded(["level.toml:12: boxes.0.size: expected 3 numbers, got 2"]))
     game.frame(FRAME_S)
     lines = [m[0] for m in game.renderer.hud.messages]
     assert lines[0] == "Controller connected: Xbox Wireless Controller"
@@ -306,7 +306,7 @@ def test_rendering_interpolates_between_fixed_ticks(make_game):
     alpha = game.app.clock.alpha
     assert 0.0 < alpha < 1.0
     expected = [p + (c - p) * alpha for p, c in zip(body.previous_position, body.position)]
-    assert game.renderer.position == pytest.approx(expected)
+    assert game.renderer.frame.pose.position == pytest.approx(expected)
 
 
 def test_the_attitude_is_interpolated_too(make_game):
@@ -324,7 +324,7 @@ def test_the_attitude_is_interpolated_too(make_game):
     assert q0 != q1 and 0.0 < alpha < 1.0
     # the blend of two attitudes 1/240 s apart: between them, and at alpha of the way
     yaw0, yaw1 = quat.to_euler(q0)[2], quat.to_euler(q1)[2]
-    forward = game.renderer.rotation[:3, :3] @ [1.0, 0.0, 0.0]
+    forward = game.renderer.frame.pose.rotation[:3, :3] @ [1.0, 0.0, 0.0]
     yaw_drawn = math.atan2(forward[1], forward[0])
     assert yaw_drawn == pytest.approx(yaw0 + (yaw1 - yaw0) * alpha, abs=1e-4)
 
@@ -346,12 +346,13 @@ def test_rain_is_drawn_and_the_hud_says_it_is_visual_only(make_game, save_shot):
     from world.weather import Weather
 
     game = make_game()
-    game.app.resource(Weather).rain_mm_h = 8.0
+    weather = game.app.resource(Weather)
+    weather.rain_mm_h = 8.0
     settle(game, 10)
-    assert game.renderer.rain_mesh.count > 0  # streaks around the camera
+    assert game.renderer.rain.streaks.count > 0  # streaks around the camera
     save_shot(game.pixels(), "rain")
     texts = [spec[1] for spec, _ in game.renderer.hud.free.items.values() if spec[0] == "t"]
-    assert any(t.startswith("Rain: visual only") and "(8 mm/h)" in t for t in texts)
+    assert any(t.startswith("Rain: visual only") and f"({weather.rain_mm_h:g} mm/h)" in t for t in texts)
     game.app.resource(Weather).rain_mm_h = 0.0
     settle(game, 4)
     texts = [spec[1] for spec, _ in game.renderer.hud.free.items.values() if spec[0] == "t"]
@@ -359,17 +360,17 @@ def test_rain_is_drawn_and_the_hud_says_it_is_visual_only(make_game, save_shot):
 
 
 def test_a_reloaded_level_is_drawn_anew(make_game):
-    from world.geometry import ActiveLevel
-    from world.level import load_level
+    from world.level import ActiveLevel
+    from world.level_file import load_level
 
     game = make_game()
     settle(game, 2)
-    street_route = list(game.renderer.route)
+    street_route = list(game.renderer.route.points)
     before = game.pixels()
     field = load_level("field")
     game.app.resource(ActiveLevel).swap(field)  # what a hot reload does
     settle(game, 2)
-    assert game.renderer.route == field.route() != street_route
+    assert game.renderer.route.points == field.route() != street_route
     assert np.abs(game.pixels().astype(int) - before.astype(int)).mean() > 5.0
 
 

@@ -17,9 +17,9 @@ import pytest
 
 from components.flight import RigidBody
 from game.render import renderer as renderer_module
-from game.scene import drone_components
-from world.geometry import ActiveLevel
-from world.level import LEVELS_DIR
+from systems.scene import drone_components
+from world.level import ActiveLevel
+from world.level_file import LEVELS_DIR
 
 FRAME_S = 1.0 / 60.0
 WAIT_S = 120.0  # wall time allowed for the worker (its start and the load) on a busy machine

@@ -17,6 +17,7 @@ from game.render.camera import CameraRig, ChaseCamera, FirstPersonCamera, MapCam
 from game.render.drone_model import SHELL_SIZE_M, build_drone
 from game.render.level_model import build_level, ground_grid, street_hole
 from game.render.pause import ENTRIES, PausePanel
+from world.weather import Weather
 
 
 # -- one rotation convention ---------------------------------------------------------------------
@@ -158,7 +159,7 @@ def test_camera_rig_cycles_chase_first_person_map():
 
 # -- the level -----------------------------------------------------------------------------------
 def test_street_meshes_come_from_the_level_data():
-    from world.level import load_level
+    from world.level_file import load_level
 
     level = load_level("street")
     meshes = build_level(level)
@@ -177,7 +178,7 @@ def test_street_meshes_come_from_the_level_data():
 
 
 def test_the_road_fills_the_grounds_hole_and_only_a_clear_ground_is_painted_first():
-    from world.level import load_level
+    from world.level_file import load_level
 
     level = load_level("street")
     meshes = build_level(level)
@@ -209,7 +210,7 @@ def test_ground_grid_leaves_out_only_what_the_street_covers():
 
 
 def test_street_hole_spans_road_and_pavements():
-    from world.level import load_level
+    from world.level_file import load_level
 
     level = load_level("street")
     _, _, _, half_len, half_wid = street_hole(level)
@@ -225,6 +226,15 @@ def test_every_hud_label_exists_in_english_and_french():
     assert T.label("target_z", "en") == "TARGET Z"
     assert T.label("height", "en") == "HEIGHT ABOVE GROUND"  # the names of docs/model.md#hud
     assert T.label("height", "fr") != T.label("height", "en")
+
+
+def test_the_rain_note_says_how_hard_it_rains_in_the_huds_language():
+    weather = Weather(rain_mm_h=12.5)
+    for language in T.LANGUAGES:
+        note = T.rain_note(weather.rain_mm_h, language)
+        assert note.startswith(T.label("rain_note", language))
+        assert note.endswith(f"({weather.rain_mm_h:g} mm/h)")
+    assert T.rain_note(weather.rain_mm_h, "fr") != T.rain_note(weather.rain_mm_h, "en")
 
 
 def test_hud_numbers():

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from components.pilot import Pad, PilotCommand
-from game.input import apply_input_settings
+from game.input.devices import apply_input_settings
 from game.input.padwriter import PadWriter
 from game.settings import Settings
 from systems.pilot_input import radial_dead_zone

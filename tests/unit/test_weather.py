@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from world.turbulence import DrydenTurbulence
-from world.weather import (BUILTIN_PRESETS, DENSITY_PRESETS, RAIN_NOTE, Weather, WeatherPreset, isa_density)
+from world.weather import (BUILTIN_PRESETS, DENSITY_PRESETS, HEAVY_RAIN_MM_H, Weather, WeatherPreset, isa_density)
 
 TICK = 1.0 / 240.0
 R_AIR = 287.05287  # J/(kg K)
@@ -51,14 +51,14 @@ def test_weather_rejects_bad_values_with_a_clear_message(kwargs, word):
         WeatherPreset("x", "X", **kwargs)
 
 
-def test_rain_is_exposed_for_the_renderer_with_a_hud_note():
-    dry = Weather()
-    assert dry.rain_level == 0.0 and dry.hud_note() == ""
+def test_rain_is_exposed_for_the_renderer_as_a_level_from_dry_to_heavy():
+    assert Weather().rain_level == 0.0
+    drizzle = 0.2 * HEAVY_RAIN_MM_H
+    assert Weather(rain_mm_h=drizzle).rain_level == pytest.approx(drizzle / HEAVY_RAIN_MM_H)
+    assert Weather(rain_mm_h=HEAVY_RAIN_MM_H).rain_level == 1.0
+    assert Weather(rain_mm_h=1.6 * HEAVY_RAIN_MM_H).rain_level == 1.0  # beyond heavy: drawn as heavy
     wet = Weather(rain_mm_h=10.0)
-    assert 0.0 < wet.rain_level < 1.0
-    assert Weather(rain_mm_h=80.0).rain_level == 1.0
-    assert RAIN_NOTE in wet.hud_note() and "not modelled" in wet.hud_note()
-    assert "visual only" in wet.describe()
+    assert f"rain {wet.rain_mm_h:g} mm/h (visual only)" in wet.describe()
 
 
 def test_applying_a_preset_sets_every_field():
