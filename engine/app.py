@@ -5,9 +5,17 @@ named stage, world-wide state lives in typed resources rather than module global
 state is global per *world context*, so every App switches to its own uniquely named world;
 two Apps (two tests, a game and a replay) never see each other's entities.
 
-A frame (`App.update(dt)`) runs the frame stages through `esper.process`; the fixed stages
-(CONTROL, DYNAMICS, COLLISION) are run by one processor placed at their priority, once per
-whole tick the `FixedStepClock` grants.
+Order: the stages run in their declared order (`engine.stages`). Inside a stage, a system
+runs in the order systems were added unless it declares `after=` or `before=` other systems
+(their types), as Bevy's system ordering does; `App.systems()` lists the resolved order.
+
+A frame (`App.update(dt)`) runs one runner per frame stage through `esper.process`; the
+fixed stages (CONTROL, DYNAMICS, COLLISION) are run by one runner placed at their priority,
+once per whole tick the `FixedStepClock` grants.
+
+Events are typed: an event is a dataclass instance (the game's are in `components.events`),
+`app.on(EventType, handler)` registers a handler that receives the instance, and
+`app.emit(event)` dispatches it.
 
 The App records which plugin added each system and handler. A plugin added as a mod
 (`add_plugin(plugin, mod=True)`) has its systems and handlers guarded (see `engine.mods`):
@@ -19,12 +27,13 @@ from __future__ import annotations
 
 import itertools
 import logging
-from typing import Any, Iterable, Protocol, TypeVar, runtime_checkable
+from dataclasses import dataclass, is_dataclass
+from typing import Any, Callable, Iterable, Protocol, TypeVar, runtime_checkable
 
 import esper
 
 from engine.clock import FixedStepClock
-from engine.mods import GuardedHandler, GuardedSystem, ModPolicy, ModSupervisor, PluginRecord, inner
+from engine.mods import GuardedCall, GuardedHandler, GuardedSystem, ModPolicy, ModSupervisor, PluginRecord, inner
 from engine.stages import FIXED_STEP_PRIORITY, ORDER, Stage
 
 log = logging.getLogger("donify.engine")
@@ -40,6 +49,68 @@ class Plugin(Protocol):
     name: str
 
     def build(self, app: "App") -> None: ...
+
+
+def event_name(kind: type) -> str:
+    """The esper event name of an event type: its module and qualified name (two mods' events
+    of the same class name never meet)."""
+    if not isinstance(kind, type):
+        raise TypeError(f"expected an event type (a dataclass such as components.events.Impact), got {kind!r}")
+    return f"{kind.__module__}.{kind.__qualname__}"
+
+
+@dataclass(eq=False)
+class _Slot:
+    """A system as added to a stage, with the systems (types) it must run after or before."""
+
+    system: esper.Processor
+    after: tuple[type, ...]
+    before: tuple[type, ...]
+
+    @property
+    def kind(self) -> type:
+        return type(inner(self.system))
+
+
+def _types(value: type | Iterable[type] | None, what: str) -> tuple[type, ...]:
+    kinds = () if value is None else (value,) if isinstance(value, type) else tuple(value)
+    for kind in kinds:
+        if not isinstance(kind, type):
+            raise TypeError(f"{what}=: expected system types (classes), got {kind!r}")
+    return kinds
+
+
+def resolve_order(slots: list[_Slot], stage: Stage) -> list[_Slot]:
+    """The stage's slots in running order: each after every system it names in `after` and
+    before those in `before`; otherwise in the order added (a stable topological sort).
+    Naming a type no system of this stage has is allowed (an optional feature may be absent);
+    a cycle raises ValueError naming the systems in it."""
+    must_precede: dict[int, set[int]] = {i: set() for i in range(len(slots))}  # i runs after these
+    for i, slot in enumerate(slots):
+        for j, other in enumerate(slots):
+            if i != j and (issubclass(other.kind, slot.after) or issubclass(slot.kind, other.before)):
+                must_precede[i].add(j)
+    placed: list[int] = []
+    done: set[int] = set()
+    while len(placed) < len(slots):
+        ready = next((i for i in range(len(slots)) if i not in done and must_precede[i] <= done), None)
+        if ready is None:
+            stuck = sorted({slots[i].kind.__name__ for i in range(len(slots)) if i not in done})
+            raise ValueError(f"{stage.name}: the after=/before= constraints of {', '.join(stuck)} form a cycle")
+        placed.append(ready)
+        done.add(ready)
+    return [slots[i] for i in placed]
+
+
+class _RunStage(esper.Processor):
+    """Runs one frame stage's systems, in their resolved order, once per frame."""
+
+    def __init__(self, systems: list[esper.Processor]) -> None:
+        self.systems = systems  # the App's live list for this stage
+
+    def process(self, dt: float) -> None:
+        for system in self.systems:
+            system.process(dt)
 
 
 class _FixedStages(esper.Processor):
@@ -68,11 +139,15 @@ class App:
         self.plugin_records: list[PluginRecord] = []  # what each plugin's build added
         self._building: PluginRecord | None = None
         self.mods: ModSupervisor | None = None  # made with the first mod: none, no guard anywhere
-        self._fixed_systems: list[esper.Processor] = []
-        self._fixed_stage_of: list[Stage] = []
+        self._slots: dict[Stage, list[_Slot]] = {stage: [] for stage in ORDER}  # as added
+        self._running: dict[Stage, list[esper.Processor]] = {stage: [] for stage in ORDER}  # resolved order
+        self._fixed_systems: list[esper.Processor] = []  # every fixed stage's, in running order
         self._ticks_this_frame = 0
         self.frame_count = 0
         self.activate()
+        for stage in ORDER:
+            if not stage.fixed:
+                esper.add_processor(_RunStage(self._running[stage]), priority=stage.priority)
         esper.add_processor(_FixedStages(self), priority=FIXED_STEP_PRIORITY)
 
     # -- world context -------------------------------------------------------------------
@@ -128,61 +203,55 @@ class App:
             self.add_plugin(plugin)
         return self
 
-    def add_system(self, system: esper.Processor, stage: Stage) -> "App":
-        """Add a processor to a stage; within a stage, systems run in the order added."""
+    def add_system(self, system: esper.Processor, stage: Stage, *,
+                   after: type | Iterable[type] | None = None,
+                   before: type | Iterable[type] | None = None) -> "App":
+        """Add a processor to a stage. Within a stage systems run in the order added, except
+        that this one runs after every system of the types in `after` and before those in
+        `before` (types of this stage; absent ones are ignored, a cycle raises ValueError)."""
         self.activate()
+        slot = _Slot(system, _types(after, "after"), _types(before, "before"))
         record = self._building
         if record is not None:
             if record.mod:
-                system = GuardedSystem(self.mods, record, system, stage)
-            record.systems.append((stage, system))
-        if stage.fixed:
-            # keep fixed systems sorted by stage, stable within a stage
-            index = sum(1 for s in self._fixed_stage_of if s.priority >= stage.priority)
-            self._fixed_systems.insert(index, system)
-            self._fixed_stage_of.insert(index, stage)
-            system.priority = stage.priority
-        else:
-            # esper sorts by priority (stable); the stage priority keeps declared order
-            esper.add_processor(system, priority=stage.priority)
+                slot.system = GuardedSystem(self.mods, record, system, stage)
+            record.systems.append((stage, slot.system))
+        slot.system.priority = stage.priority
+        self._slots[stage].append(slot)
+        try:
+            self._resolve(stage)
+        except ValueError:
+            self._slots[stage].remove(slot)
+            if record is not None:
+                record.systems.pop()
+            raise
         return self
 
+    def _resolve(self, stage: Stage) -> None:
+        self._running[stage][:] = [slot.system for slot in resolve_order(self._slots[stage], stage)]
+        if stage.fixed:
+            self._fixed_systems[:] = [s for st in ORDER if st.fixed for s in self._running[st]]
+
     def _remove_system(self, system: esper.Processor) -> None:
-        """Take one processor (this very object, not its type) out of the frame or the fixed stages."""
-        self.activate()
-        for i, fixed in enumerate(self._fixed_systems):
-            if fixed is system:
-                del self._fixed_systems[i]
-                del self._fixed_stage_of[i]
-                return
-        processors = esper._processors  # noqa: SLF001 (esper removes by type only)
-        for i, frame_system in enumerate(processors):
-            if frame_system is system:
-                del processors[i]
-                break
-        if esper._processors_dict.get(type(system)) is system:  # noqa: SLF001
-            del esper._processors_dict[type(system)]  # noqa: SLF001
+        """Take one processor (this very object, not its type) out of its stage."""
+        for stage, slots in self._slots.items():
+            for slot in slots:
+                if slot.system is system:
+                    slots.remove(slot)
+                    self._resolve(stage)
+                    return
 
     def systems(self) -> list[tuple[Stage, str]]:
         """Every system with its stage, in the order a frame runs them."""
-        self.activate()
-        stage_of = {s.priority: s for s in ORDER}
-        frame = [(stage_of[p.priority], p) for p in esper._processors if not isinstance(p, _FixedStages)]  # noqa: SLF001
-        fixed = list(zip(self._fixed_stage_of, self._fixed_systems))
-        out: list[tuple[Stage, str]] = []
-        for stage in ORDER:
-            out += [(st, type(inner(p)).__name__) for st, p in (fixed if stage.fixed else frame) if st is stage]
-        return out
+        return [(stage, type(inner(s)).__name__) for stage in ORDER for s in self._running[stage]]
 
     def get_system(self, kind: type[R]) -> R | None:
-        for system in self._fixed_systems:
-            if isinstance(inner(system), kind):
-                return inner(system)
-        self.activate()
-        found = esper.get_processor(kind)  # type: ignore[arg-type]
-        if found is None and self.mods is not None:  # a mod's system sits behind its guard
-            found = next((inner(p) for p in esper._processors if isinstance(inner(p), kind)), None)  # noqa: SLF001
-        return found
+        """The first system of this type, whatever its stage (a mod's: behind its guard)."""
+        for stage in ORDER:
+            for system in self._running[stage]:
+                if isinstance(inner(system), kind):
+                    return inner(system)
+        return None
 
     # -- resources -----------------------------------------------------------------------
     def insert_resource(self, resource: Any, kind: type | None = None) -> Any:
@@ -199,22 +268,38 @@ class App:
         return self.resources.get(kind)
 
     # -- events --------------------------------------------------------------------------
-    def on(self, event: str, handler: Any) -> None:
-        """Register a handler (a bound method of a long-lived object: esper keeps weak refs)."""
+    def on(self, event: type, handler: Any) -> None:
+        """Call `handler(event)` with every event of this type emitted (pass a bound method of
+        a long-lived object: esper keeps weak references)."""
         self.activate()
+        name = event_name(event)
         record = self._building
         if record is not None:
             if record.mod:
-                guarded = GuardedHandler(self.mods, record, event, handler)
-                record.handlers.append((event, guarded))
+                guarded = GuardedHandler(self.mods, record, event.__name__, handler)
+                record.handlers.append((name, guarded))
                 handler = guarded.handle
             else:  # a name only: esper holds handlers weakly, the record must not keep them alive
-                record.handlers.append((event, getattr(handler, "__qualname__", repr(handler))))
-        esper.set_handler(event, handler)
+                record.handlers.append((name, getattr(handler, "__qualname__", repr(handler))))
+        esper.set_handler(name, handler)
 
-    def emit(self, event: str, *payload: Any) -> None:
+    def guard(self, function: Callable, what: str) -> Callable:
+        """`function` as the game should call it back: while a mod builds, wrapped so that an
+        exception disables the mod instead of reaching the game (see engine.mods); otherwise
+        `function` itself. For callbacks that are neither systems nor handlers (a menu action)."""
+        record = self._building
+        if record is None or not record.mod:
+            return function
+        guarded = GuardedCall(self.mods, record, what, function)
+        record.calls.append(guarded)
+        return guarded
+
+    def emit(self, event: Any) -> None:
+        """Dispatch an event (a dataclass instance) to the handlers of its type."""
+        if not is_dataclass(event) or isinstance(event, type):
+            raise TypeError(f"expected an event (a dataclass instance such as components.events.Message(...)), got {event!r}")
         self.activate()
-        esper.dispatch_event(event, *payload)
+        esper.dispatch_event(event_name(type(event)), event)
 
     # -- running -------------------------------------------------------------------------
     def update(self, frame_dt_s: float) -> int:

@@ -31,13 +31,11 @@ import time
 import weakref
 from dataclasses import dataclass, field
 from types import MethodType
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from typing import Any, Callable, Protocol
 
 import esper
 
-if TYPE_CHECKING:
-    from engine.app import App
-    from engine.stages import Stage
+from engine.stages import Stage
 
 #: Mod reports go to the game's logger: the command line prints them as `donify: …` on stderr.
 log = logging.getLogger("donify")
@@ -65,7 +63,7 @@ class ModPolicy:
     strict: bool = False
     budget_s: float = 0.002  # mean cost per frame above which a mod is named
     window_s: float = 1.0  # game seconds over which that mean is taken
-    message_event: str | None = None  # an event (payload: the line) for the HUD, or None
+    message_event: Callable[[str], Any] | None = None  # makes the event a report is emitted as (the HUD's message), or None
     state_guard: StateGuard | None = None
     timer: Callable[[], float] = time.perf_counter
 
@@ -79,13 +77,14 @@ class PluginRecord:
     mod: bool = False
     systems: list = field(default_factory=list)  # (stage, system as added to the App)
     handlers: list = field(default_factory=list)  # (event, handler as registered with esper)
+    calls: list = field(default_factory=list)  # other callables the game calls back (a menu entry's action)
     disabled: bool = False
     slow_reported: bool = False
     cost_s: float = 0.0  # this window
 
     def parts(self) -> list:
         """Every guarded system and handler the mod added."""
-        return [p for _, p in self.systems] + [p for _, p in self.handlers]
+        return [p for _, p in self.systems] + [p for _, p in self.handlers] + list(self.calls)
 
 
 class _Guarded:
@@ -102,7 +101,7 @@ class GuardedSystem(_Guarded, esper.Processor):
     """A mod's processor as the App runs it; `system` is the mod's own."""
 
     def __init__(self, supervisor: "ModSupervisor", record: PluginRecord, system: esper.Processor,
-                 stage: "Stage") -> None:
+                 stage: Stage) -> None:
         super().__init__(supervisor, record, f"system {type(system).__name__} ({stage.name})")
         self.system = system
 
@@ -117,7 +116,7 @@ class GuardedHandler(_Guarded):
 
     def __init__(self, supervisor: "ModSupervisor", record: PluginRecord, event: str, handler: Any) -> None:
         name = getattr(handler, "__qualname__", type(handler).__name__)
-        super().__init__(supervisor, record, f"handler {name} on {event!r}")
+        super().__init__(supervisor, record, f"handler {name} on {event}")
         self.event = event
         self.ref = weakref.WeakMethod(handler) if isinstance(handler, MethodType) else weakref.ref(handler)
 
@@ -127,10 +126,33 @@ class GuardedHandler(_Guarded):
             self.supervisor.run(self, handler, payload)
 
 
+class ModHost(Protocol):
+    """What the supervisor needs of the App (engine.app.App) that owns the mods."""
+
+    def activate(self) -> None: ...
+
+    def emit(self, event: Any) -> None: ...
+
+    def _remove_system(self, system: esper.Processor) -> None: ...
+
+
+class GuardedCall(_Guarded):
+    """Any other mod callable the game calls back (a menu entry's action), guarded like a
+    handler; held strongly, as the game holds the callable it replaces."""
+
+    def __init__(self, supervisor: "ModSupervisor", record: PluginRecord, what: str, function: Callable) -> None:
+        super().__init__(supervisor, record, what)
+        self.function = function
+
+    def __call__(self, *args: Any) -> None:
+        if not self.record.disabled:
+            self.supervisor.run(self, self.function, args)
+
+
 class ModSupervisor:
     """The App's mods: their records, the reports, the cost window. Made with the first mod."""
 
-    def __init__(self, app: "App", policy: ModPolicy | None = None) -> None:
+    def __init__(self, app: ModHost, policy: ModPolicy | None = None) -> None:
         self.app = app
         self.policy = policy or ModPolicy()
         self.records: list[PluginRecord] = []
@@ -187,7 +209,7 @@ class ModSupervisor:
         self.problems.append(line)
         log.warning("%s", line)
         if self.policy.message_event is not None:
-            self.app.emit(self.policy.message_event, line)
+            self.app.emit(self.policy.message_event(line))
 
     # -- between frames -----------------------------------------------------------------------------
     def end_frame(self, dt: float) -> None:

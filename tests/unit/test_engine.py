@@ -1,5 +1,7 @@
 """The ECS runtime: fixed-step accumulator, pause cap, declared stage order, plugins, worlds."""
 
+from dataclasses import dataclass
+
 import esper
 import pytest
 
@@ -93,21 +95,28 @@ def test_each_app_has_its_own_world():
         b.close()
 
 
+@dataclass(frozen=True)
+class Ping:
+    value: int
+
+
 class Listener:
     def __init__(self):
         self.got = []
 
-    def on_ping(self, value):
-        self.got.append(value)
+    def on_ping(self, event):
+        self.got.append(event.value)
 
 
 def test_events_and_resources():
     app = App()
     try:
         listener = Listener()
-        app.on("ping", listener.on_ping)
-        app.emit("ping", 3)
+        app.on(Ping, listener.on_ping)
+        app.emit(Ping(3))
         assert listener.got == [3]
+        with pytest.raises(TypeError):
+            app.emit("ping")  # an event is a dataclass instance, never a bare name
         app.insert_resource(listener)
         assert app.resource(Listener) is listener
         with pytest.raises(LookupError):
@@ -136,7 +145,7 @@ class ModPlugin:
     def build(self, app):
         app.add_system(self.counter, Stage.GAMEPLAY)
         app.add_system(self.fail, Stage.DYNAMICS)
-        app.on("ping", self.listener.on_ping)
+        app.on(Ping, self.listener.on_ping)
 
 
 def test_a_mod_that_raises_is_taken_out_whole_and_the_game_goes_on():
@@ -151,7 +160,7 @@ def test_a_mod_that_raises_is_taken_out_whole_and_the_game_goes_on():
         app.update(1 / 60)
         assert mod.fail.calls == 1 and len(mod.counter.log) == 0  # disabled at the first tick's exception
         assert [n for n, _ in log].count("dynamics") == 8  # the game's own systems went on
-        app.emit("ping", 1)
+        app.emit(Ping(1))
         assert mod.listener.got == []
         assert "Fail" not in [name for _, name in app.systems()]
         assert app.mods.problems == ["mod 'a-mod' disabled: system Fail (DYNAMICS) raised RuntimeError: mod bug"]
@@ -180,3 +189,67 @@ def test_the_games_own_systems_are_not_guarded():
             app.update(1 / 60)
     finally:
         app.close()
+
+
+# -- order inside a stage: as added, unless a system says after= / before= ----------------------
+class First(Recorder):
+    pass
+
+
+class Second(Recorder):
+    pass
+
+
+class Third(Recorder):
+    pass
+
+
+def test_after_and_before_override_the_order_added():
+    log = []
+    app = App()
+    try:
+        app.add_system(Third(log, "third"), Stage.ASSIST, after=Second)
+        app.add_system(Second(log, "second"), Stage.ASSIST)
+        app.add_system(First(log, "first"), Stage.ASSIST, before=(Second, Third))
+        app.add_system(Recorder(log, "plain"), Stage.ASSIST)  # no constraint: where it was added
+        assert [name for _, name in app.systems()] == ["First", "Second", "Third", "Recorder"]
+        app.update(1 / 60)
+        order = [n for n, _ in log]
+        assert order.index("first") < order.index("second") < order.index("third")
+        assert order == ["first", "second", "third", "plain"]
+    finally:
+        app.close()
+
+
+def test_an_ordering_cycle_is_refused_and_leaves_the_stage_as_it_was():
+    app = App()
+    try:
+        app.add_system(First([], "first"), Stage.GAMEPLAY, after=Second)
+        with pytest.raises(ValueError, match="cycle"):
+            app.add_system(Second([], "second"), Stage.GAMEPLAY, after=First)
+        assert [name for _, name in app.systems()] == ["First"]
+    finally:
+        app.close()
+
+
+def test_ordering_against_a_system_of_another_stage_or_an_absent_one_changes_nothing():
+    log = []
+    app = App()
+    try:
+        app.add_system(First(log, "first"), Stage.GAMEPLAY, after=Third)  # Third is in RENDER
+        app.add_system(Second(log, "second"), Stage.GAMEPLAY)
+        app.add_system(Third(log, "third"), Stage.RENDER, before=First)
+        app.update(1 / 60)
+        assert [n for n, _ in log] == ["first", "second", "third"]
+        with pytest.raises(TypeError):
+            app.add_system(Recorder(log, "bad"), Stage.GAMEPLAY, after="First")  # a type, not a name
+    finally:
+        app.close()
+
+
+def test_the_game_declares_its_assist_order():
+    from game.simulation import Simulation
+
+    with Simulation(level=None) as sim:
+        assist = [name for stage, name in sim.app.systems() if stage is Stage.ASSIST]
+        assert assist == ["ApplyManualSetpoints", "RunAssists"]
