@@ -220,7 +220,7 @@ def _play(level: str, demo: bool, mod_dirs: list[str] | None = None, strict_mods
 
 def _check_levels(files: list[str]) -> int:
     """Validate each level; every problem on stderr as one located line. 0 all valid, 1 not."""
-    from world.level import load_level  # noqa: PLC0415
+    from world.level_file import load_level  # noqa: PLC0415
 
     bad = 0
     for name in files:

@@ -1,8 +1,7 @@
 """The level in a running game: its geometry resource, contacts, and swapping it live.
 
-`LevelPlugin` puts the scene's level into the `ActiveLevel` resource (its `Level` and the
-compiled `LevelGeometry`; the empty lab world when there is no level) and adds the contact
-system to the COLLISION stage. `apply_level(app, level)` swaps the level of a running App —
+The level's geometry and the drone's contacts against it are a feature of their own
+(`systems.collision.LevelPlugin`). `apply_level(app, level)` swaps the level of a running App —
 geometry, spawn pad for the next Restart — without touching the drone's state.
 `apply_reload(app, result)` is what the game loop does with a `LevelWatcher` result: apply
 a good level, keep the last good one on errors, and emit LEVEL_RELOADED with the error lines.
@@ -23,28 +22,13 @@ import logging
 import math
 
 from engine.app import App
-from engine.stages import Stage
-from game import events
-from game.scene import SceneConfig
-from systems.collision import ResolveContacts
-from world.geometry import ActiveLevel, LevelGeometry
-from world.level import Level
+from components import events
+from systems.scene import SceneConfig
+from world.geometry import LevelGeometry
+from world.level import ActiveLevel, Level
 from world.level_watch import ReloadResult
 
 log = logging.getLogger("donify.level")
-
-
-class LevelPlugin:
-    """The level's geometry (`ActiveLevel` resource) and the drone's contacts against it."""
-
-    name = "level"
-
-    def build(self, app: App) -> None:
-        config = app.resource(SceneConfig)
-        active = app.try_resource(ActiveLevel) or app.insert_resource(ActiveLevel.of(config.level))
-        self.contacts = ResolveContacts(app, active)
-        app.add_system(self.contacts, Stage.COLLISION)
-        app.on(events.RESET, self.contacts.on_reset)
 
 
 def apply_level(app: App, level: Level | None, geometry: LevelGeometry | None = None) -> None:
@@ -78,5 +62,5 @@ def apply_reload(app: App, result: ReloadResult) -> list[str]:
     else:
         for line in result.errors:
             log.warning("%s", line)
-    app.emit(events.LEVEL_RELOADED, list(result.errors))
+    app.emit(events.LevelReloaded(tuple(result.errors)))
     return list(result.errors)

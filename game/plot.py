@@ -18,6 +18,7 @@ import json
 import math
 from pathlib import Path
 
+from components.modes import Mode
 from engine.datafile import DataFileError, describe, read_text
 from game.atomic import atomic_path, check_output_path
 from game.wording import counted
@@ -172,15 +173,15 @@ def _mark_modes(axes, t: list[float], records: list[dict]) -> None:
     """Shade the spans flown in an assist or a lab mode; a dashed line at each Restart. Their
     names go along the top of the first panel, on as many rows as they need not to overlap
     (a take-off of two seconds followed by a mission puts "mission" under "takeoff")."""
-    colours = {"takeoff": "tab:green", "landing": "tab:red", "mission": "tab:blue", "angle": "tab:olive",
-               "acro": "tab:brown"}
+    colours = {Mode.TAKEOFF: "tab:green", Mode.LANDING: "tab:red", Mode.MISSION: "tab:blue", Mode.ANGLE: "tab:olive",
+               Mode.ACRO: "tab:brown"}
     labels = []  # (time, text, colour)
     start, mode = 0, records[0].get("mode")
     for i in range(1, len(records) + 1):
         current = records[i].get("mode") if i < len(records) else None
         if i < len(records) and current == mode:
             continue
-        if mode in colours or (mode not in (None, "manual")):
+        if mode in colours or (mode not in (None, Mode.MANUAL)):
             for ax in axes:
                 ax.axvspan(t[start], t[i - 1], color=colours.get(mode, "tab:cyan"), alpha=0.08, linewidth=0)
             labels.append((t[start], f" {mode}", colours.get(mode, "tab:cyan")))

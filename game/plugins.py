@@ -1,8 +1,9 @@
 """The game's own features, each a plugin (`name` + `build(app)`), and mod discovery.
 
 The game registers through the same interface a mod uses: a plugin adds resources,
-systems (with their stage), event handlers and menu entries. `default_plugins()` is the
-game; `find_mods()` finds third-party plugins: the `donify.plugins` entry points, the user
+systems (with their stage), event handlers, menu entries and modes. Each built-in feature is
+one module of `systems/` holding its systems and its plugin, as a mod is one file;
+`default_plugins()` is the game; `find_mods()` finds third-party plugins: the `donify.plugins` entry points, the user
 data folder's `mods/` and the folders named with `--mods` (never the current folder's
 `mods/`: a mod is Python code run with the user's rights, so only what the user installed or
 named is run). A mod that fails to import or build is reported in one line and skipped,
@@ -23,26 +24,27 @@ from pathlib import Path
 
 import esper
 import numpy as np
+import platformdirs
 
-from components.flight import Battery, RigidBody, Rotors
-from components.pilot import Pad, PilotCommand
+from components import events
+from components.flight import Battery, ExternalWrench, RigidBody, Rotors
 from engine.app import App, Plugin
 from engine.datafile import check_regular_file
 from engine.mods import ModError, ModPolicy  # noqa: F401 (ModError: mods catch it from here)
-from engine.stages import Stage
 from flight.jit import njit
-from game import events
-from game.levels import LevelPlugin
-from game.scene import Drone, FlightModes, SceneConfig
-from game.weather import WeatherPlugin
-from systems.battery_events import AnnounceBattery
-from systems.control import RunFlightController
-from systems.dynamics import IntegrateDynamics
-from systems.manual import ApplyManualSetpoints
-from systems.menu import Menu, RunMenu
-from systems.pilot_input import ReadPilotInput
-from systems.trail import RecordTrail
-from world.weather import Weather
+from systems.weather import WeatherPlugin
+from systems.assists import AssistPlugin
+from systems.battery_events import BatteryEventsPlugin
+from systems.collision import LevelPlugin
+from systems.control import ControlPlugin
+from systems.dynamics import DynamicsPlugin
+from systems.manual import ManualFlightPlugin
+from systems.menu import MenuPlugin
+from systems.modes import FlightModesPlugin
+from systems.pilot_input import PilotInputPlugin
+from systems.restart import RestartPlugin
+from systems.scene import Drone
+from systems.trail import TrailPlugin
 
 log = logging.getLogger("donify.plugins")
 
@@ -51,61 +53,13 @@ log = logging.getLogger("donify.plugins")
 DATA_DIR_ENV = "DONIFY_DATA_DIR"
 
 
-class FlightPlugin:
-    """Pilot input, the menu, manual setpoints, controllers, dynamics and battery events."""
-
-    name = "flight"
-
-    def build(self, app: App) -> None:
-        config = app.resource(SceneConfig)
-        pad = app.try_resource(Pad) or app.insert_resource(Pad())
-        command = app.insert_resource(PilotCommand())
-        weather = app.try_resource(Weather) or app.insert_resource(Weather())
-        menu = app.try_resource(Menu) or app.insert_resource(Menu())
-        for entry, label in (("manual", "Manual"), ("restart", "Restart"), ("angle", "Angle (lab)"), ("acro", "Acro (lab)")):
-            menu.add(entry, label)
-        reader = ReadPilotInput(pad, command, config.vehicle.control["stick_dead_zone"])
-        self.modes = app.insert_resource(FlightModes(app))
-        self.menu_system = RunMenu(app, menu, command, reader.suppress_active_controls)
-        self.battery = AnnounceBattery(app)
-        app.add_system(reader, Stage.INPUT)
-        app.add_system(self.menu_system, Stage.MENU)
-        app.add_system(ApplyManualSetpoints(command), Stage.ASSIST)
-        app.add_system(RunFlightController(weather), Stage.CONTROL)
-        app.add_system(IntegrateDynamics(weather), Stage.DYNAMICS)
-        app.add_system(self.battery, Stage.GAMEPLAY)
-        app.on(events.MENU_SELECTED, self.modes.on_menu_selected)
-        app.on(events.RESET, self.modes.on_reset)
-        app.on(events.RESET, self.battery.on_reset)
-
-
-class AssistPlugin:
-    """Take-off (X), landing (B) and the mission (menu), with their menu entries."""
-
-    name = "assists"
-
-    def build(self, app: App) -> None:
-        from systems.assists import RunAssists  # noqa: PLC0415
-
-        menu = app.resource(Menu)
-        for entry, label in (("takeoff", "Take-off"), ("land", "Land"), ("mission", "Mission")):
-            menu.add(entry, label)
-        self.assists = app.insert_resource(RunAssists(app, app.resource(PilotCommand)))
-        app.add_system(self.assists, Stage.ASSIST)
-        app.on(events.MENU_SELECTED, self.assists.on_menu_selected)
-        app.on(events.RESET, self.assists.on_reset)
-
-
-class TrailPlugin:
-    name = "trail"
-
-    def build(self, app: App) -> None:
-        app.add_system(RecordTrail(), Stage.GAMEPLAY)
-
-
 def default_plugins() -> list[Plugin]:
-    """The game's features, in build order."""
-    return [FlightPlugin(), LevelPlugin(), AssistPlugin(), TrailPlugin(), WeatherPlugin()]
+    """The game's features, in build order (which is also the order of their systems within a
+    stage, unless a system declares `after=` / `before=`). Each is one module of `systems/`,
+    written the way a mod is."""
+    return [PilotInputPlugin(), MenuPlugin(), FlightModesPlugin(), RestartPlugin(), ManualFlightPlugin(),
+            ControlPlugin(), DynamicsPlugin(), BatteryEventsPlugin(), LevelPlugin(), AssistPlugin(),
+            TrailPlugin(), WeatherPlugin()]
 
 
 # -- mods -----------------------------------------------------------------------------------
@@ -120,8 +74,6 @@ def user_mods_folder() -> Path:
     """The user data folder's mods/ ($DONIFY_DATA_DIR/mods, else the platform's data folder)."""
     base = os.environ.get(DATA_DIR_ENV)
     if not base:
-        import platformdirs  # noqa: PLC0415
-
         base = platformdirs.user_data_dir("donify", appauthor=False)
     return Path(base) / "mods"
 
@@ -207,8 +159,10 @@ def _all_finite3(a, b, c) -> bool:
 
 class DroneStateGuard:
     """The drone's core physical state — RigidBody, Rotors and Battery, each one flat float64
-    array — as the state mod code must leave finite: copied before a mod's system or handler
-    runs, checked after, put back if any value went NaN or ±inf.
+    array, and the ExternalWrench a physics mod may give it — as the state mod code must leave
+    finite: copied before a mod's system or handler runs, checked after, put back if any value
+    went NaN or ±inf. (A NaN force would reach the body at the next integration, outside the
+    mod's call, where nobody could say whose it was.)
 
     It runs around every call of mod code (a fixed-stage mod system: every tick), so the copy
     and the check are compiled: about a microsecond for both, where six numpy calls cost
@@ -218,31 +172,40 @@ class DroneStateGuard:
 
     def __init__(self, app: App) -> None:
         app.activate()
-        entity = app.resource(Drone).entity
+        self.entity = app.resource(Drone).entity
         # the components live as long as the drone (Restart rewrites them in place)
-        self.components = [esper.component_for_entity(entity, kind) for kind in self.KINDS]
+        self.components = [esper.component_for_entity(self.entity, kind) for kind in self.KINDS]
         self.live = tuple(c.state for c in self.components)
         self.saved = tuple(a.copy() for a in self.live)
+        self.wrench: ExternalWrench | None = None  # the drone's at the last snapshot (a mod may add one any time)
+        self.saved_wrench = np.zeros(0)
 
     def snapshot(self) -> None:
         _copy3(*self.live, *self.saved)
+        self.wrench = esper.try_component(self.entity, ExternalWrench)
+        if self.wrench is not None:
+            self.saved_wrench = self.wrench.state.copy()
 
     def problem(self) -> str | None:
-        if _all_finite3(*self.live):
+        wrench = esper.try_component(self.entity, ExternalWrench)  # the call may have added one
+        if _all_finite3(*self.live) and (wrench is None or np.isfinite(wrench.state).all()):
             return None
-        return next(_non_finite_field(c) for c in self.components if not np.isfinite(c.state).all())
+        return next(_non_finite_field(c) for c in (*self.components, wrench)
+                    if c is not None and not np.isfinite(c.state).all())
 
     def restore(self) -> None:
         _copy3(*self.saved, *self.live)
+        wrench = esper.try_component(self.entity, ExternalWrench)
+        if wrench is not None:  # as it was, or no force if the failing call added it
+            wrench.state[:] = self.saved_wrench if wrench is self.wrench else 0.0
 
 
 def _non_finite_field(component) -> str:
-    """"RigidBody.position": the first named field of `component` holding a non-finite value."""
+    """"RigidBody.position": the first row of `component`'s array holding a non-finite value."""
     kind = type(component)
-    for name, attribute in vars(kind).items():
-        if isinstance(attribute, property) and not np.isfinite(np.asarray(getattr(component, name), float)).all():
-            return f"{kind.__name__}.{name}"
-    return kind.__name__
+    bad = int(np.flatnonzero(~np.isfinite(component.state))[0])
+    table = kind.TABLE
+    return f"{kind.__name__}.{table.attribute(table.row(table.name_at(bad)))}"
 
 
 def build_mods(app: App, plugins: list[Plugin], strict: bool = False) -> list[str]:
@@ -251,7 +214,7 @@ def build_mods(app: App, plugins: list[Plugin], strict: bool = False) -> list[st
     which every later report (a mod disabled, a slow mod) is added as it happens."""
     if not plugins:
         return []
-    policy = ModPolicy(strict=strict, message_event=events.MESSAGE, state_guard=DroneStateGuard(app))
+    policy = ModPolicy(strict=strict, message_event=events.Message, state_guard=DroneStateGuard(app))
     supervisor = app.mod_supervisor(policy)
     for plugin in plugins:
         try:

@@ -47,10 +47,11 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from components.pilot import BUTTONS
 from engine.datafile import DataFileError, TomlSource, describe, parse_toml, pydantic_errors, read_toml
 from game.seed import SEED_EXPECTED, check_seed
+from systems.menu import MenuId
 
-#: The menu entries the game itself provides (systems/menu.py); a level or a mod may add
-#: more ("weather:breeze", "air:hot_day", …), checked against the menu when the flight starts.
-BUILTIN_ENTRIES = ("manual", "takeoff", "land", "mission", "restart", "angle", "acro")
+#: The menu entries the game itself provides; a level or a mod may add more ("weather:breeze",
+#: "air:hot_day", …), checked against the menu when the flight starts.
+BUILTIN_ENTRIES = tuple(str(entry) for entry in MenuId)
 MAX_TIME_S = 24 * 3600.0  # a day of flight: longer is surely a typo
 AXES = ("left", "right", "lt", "rt")
 BUTTON_ACTIONS = ("press", "release", "tap", "hold")

@@ -25,15 +25,19 @@ from components.world import Collider, Trail
 from engine.app import App, Plugin
 from flight import quat
 from flight.vehicle import RPM_TO_RAD_S, Vehicle, default_vehicle, load_vehicle
-from game import events
+from components import events
+from game.levels import apply_level
 from game.plugins import build_mods, default_plugins
 from game.seed import check_seed
-from game.scene import FlightModes, SceneConfig, drone_components, spawn_drone
 from game.telemetry import Telemetry
-from game.weather import set_weather as _set_weather
-from game.weather import start_weather
-from systems.menu import Menu
-from world.level import Level, load_level
+from systems.weather import set_weather as _set_weather
+from systems.weather import start_weather
+from systems.assists import AssistState
+from systems.menu import select
+from systems.modes import FlightModes
+from systems.scene import SceneConfig, drone_components, spawn_drone
+from world.level import Level
+from world.level_file import load_level
 from world.weather import check_weather
 
 FRAME_S = 1.0 / 60.0
@@ -117,11 +121,8 @@ class Simulation:
             self.step(dt)
 
     def select(self, name: str) -> None:
-        """What choosing `name` in the LB/Tab menu does."""
-        menu = self.app.resource(Menu)
-        if name not in menu.ids():
-            raise ValueError(f"unknown menu entry {name!r}: expected one of {', '.join(menu.ids())}")
-        self.app.emit(events.MENU_SELECTED, name)
+        """What choosing `name` in the LB/Tab menu does (an unknown name raises ValueError)."""
+        select(self.app, name)
 
     def set_mode(self, mode: str) -> None:
         """Switch to a laboratory model ("angle", "acro") or back to "manual"."""
@@ -129,7 +130,7 @@ class Simulation:
 
     def reset(self) -> None:
         """Restart / ResetFlight: spawn pad, full pack, repaired, trail cleared."""
-        self.app.emit(events.RESET)
+        self.app.emit(events.Reset())
 
     def set_weather(self, *, preset: str | None = None, wind=None, density: float | str | None = None,
                     gusts: float | None = None, rain: float | None = None) -> None:
@@ -143,7 +144,6 @@ class Simulation:
     def apply_level(self, level) -> None:
         """Fly in another level (a `Level`, a name or a path) from the next tick: geometry and
         spawn pad change, the drone's state does not (hot reload). Bad files: DataFileError."""
-        from game.levels import apply_level  # noqa: PLC0415
         if not isinstance(level, Level) and level is not None:
             level = load_level(level)
         apply_level(self.app, level)
@@ -167,7 +167,7 @@ class Simulation:
         body, rotors, battery, ctrl, collider, trail = drone_components(
             self.app, RigidBody, Rotors, Battery, Controller, Collider, Trail)
         roll, pitch, yaw = quat.to_euler(body.quaternion)
-        mission = _mission_state(self.app)
+        assists = self.app.resource(AssistState)
         return Telemetry(
             time=self.app.clock.time_s,
             mode=ctrl.mode,
@@ -182,7 +182,7 @@ class Simulation:
             angular_velocity=_floats(body.angular_velocity),
             rpm=tuple(float(w) / RPM_TO_RAD_S for w in rotors.speed_rad_s),
             thrust=_floats(rotors.thrust_n),
-            target_velocity=tuple(ctrl.target_velocity),
+            target_velocity=_floats(ctrl.target_velocity),
             target_altitude=ctrl.target_altitude,
             height_above_ground=collider.height_above_ground_m,
             contact=collider.contact,
@@ -192,7 +192,8 @@ class Simulation:
             power_w=battery.power_w,
             damage=collider.damage,
             trail_points=len(trail.points),
-            mission=mission,
+            mission=assists.mission_record.record(),
+            landing_refused=assists.landing_refused,
         )
 
     def components(self, *kinds):
@@ -202,14 +203,6 @@ class Simulation:
 
 def _floats(values) -> tuple[float, ...]:
     return tuple(float(v) for v in values)
-
-
-def _mission_state(app: App) -> dict:
-    for resource in app.resources.values():
-        state = getattr(resource, "telemetry_state", None)
-        if callable(state):
-            return state()
-    return {"status": "idle", "waypoint_index": -1}
 
 
 def _resolve_level(level, vehicle: Vehicle):

@@ -6,13 +6,15 @@ Field names are a contract: scripts, tests, `donify fly --telemetry` and plots r
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, is_dataclass
+
+from flight.assists import MissionRecord
 
 
 @dataclass(frozen=True)
 class Telemetry:
     time: float  # s of simulated time since the Simulation started (Restart does not rewind it)
-    mode: str  # "manual" | "angle" | "acro" | "takeoff" | "landing" | "mission"
+    mode: str  # a components.modes.Mode ("manual", "angle", "acro", "takeoff", "landing", "mission") or a mod's
     armed: bool
     motor_power: float  # MotorPower in [0, 1]
     position: tuple[float, float, float]  # m, world
@@ -34,7 +36,8 @@ class Telemetry:
     power_w: float
     damage: float
     trail_points: int
-    mission: dict = field(default_factory=dict)  # {"status": str, "waypoint_index": int, ...}
+    mission: MissionRecord = field(default_factory=MissionRecord)  # status, waypoint index, …
+    landing_refused: str = ""  # why the last landing (B) was refused; "" if it was not
 
     def as_dict(self) -> dict:
         """JSON-ready: tuples become lists, non-finite numbers become None."""
@@ -48,6 +51,8 @@ def _jsonable(value):
         return [_jsonable(v) for v in value]
     if isinstance(value, dict):
         return {k: _jsonable(v) for k, v in value.items()}
+    if is_dataclass(value):
+        return _jsonable(asdict(value))
     return value
 
 

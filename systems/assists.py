@@ -3,46 +3,65 @@
 A thin adapter: it senses the level (world/sensing.py over the ActiveLevel geometry) and
 calls the pure assist logic in flight/assists.py, which only writes setpoints. The pilot
 takes back control from any assist with a travel-direction stick, Y/A or the brake (LS),
-or by choosing Manual in the menu: the physical state is kept and the present motion goes
-on without a setpoint jump. Runs before the manual setpoints in the same stage.
+or by choosing a mode in the menu: the physical state is kept and the present motion goes
+on without a setpoint jump.
+
+What the assists are doing is a resource, `AssistState` (the running assist, the mission's
+record, the last landing refusal), so the HUD, telemetry and a mod read it without reaching
+into the system. Runs after the manual setpoints in the same stage (`after=`): a take-back
+this frame hands over to MANUAL, which flies from the next frame.
 """
 
 from __future__ import annotations
 
 import math
 
+from dataclasses import dataclass, field
+
 import esper
 
+from components import events
 from components.flight import Controller, RigidBody
+from components.modes import Mode
 from components.pilot import PilotCommand
 from components.world import Collider
 from engine.app import App
+from engine.stages import Stage
 from flight.assists import OBSTACLE_CLEARANCE_M, Landing, MissionFlight, MissionState, TakeOff, landing_refusal
-from game import events
-from world.geometry import ActiveLevel
+from components.layout import LAW_STABILISED
+from systems.manual import ApplyManualSetpoints
+from systems.menu import Menu, MenuEntry, MenuId
+from systems.modes import FlightModes, ModeSpec
+from world.level import ActiveLevel
 from world.sensing import sense_support, sweep_envelope
 
-ASSIST_MODES = ("takeoff", "landing", "mission")
+ASSIST_MODES = (Mode.TAKEOFF, Mode.LANDING, Mode.MISSION)
 TAKE_BACK = ("LS", "Y", "A")  # buttons that take manual control back from an assist
 
 
-class RunAssists(esper.Processor):
-    """One assist at a time; its state lives here (a long-lived handler object)."""
+@dataclass
+class AssistState:
+    """What the assists are doing (a resource): at most one of takeoff / landing / mission
+    runs (a mission flies its own landing at the end)."""
 
-    def __init__(self, app: App, command: PilotCommand) -> None:
+    takeoff: TakeOff | None = None
+    landing: Landing | None = None
+    mission: MissionFlight | None = None
+    mission_record: MissionState = field(default_factory=MissionState)  # telemetry's `mission`
+    landing_refused: str = ""  # why the last landing was refused ("" if it was not)
+
+    def clear(self) -> None:
+        """No assist runs (the mission's record stays, for telemetry)."""
+        self.takeoff = self.landing = self.mission = None
+
+
+class RunAssists(esper.Processor):
+    """Starts, runs and ends the assists (a long-lived handler object)."""
+
+    def __init__(self, app: App, command: PilotCommand, state: AssistState) -> None:
         self.app = app
         self.command = command
-        self.mission_state = MissionState()
-        self.takeoff: TakeOff | None = None
-        self.landing: Landing | None = None
-        self.mission: MissionFlight | None = None
-        self.last_refusal = ""
-
-    # -- telemetry (Simulation reads the resource's `telemetry_state`) -----------------------
-    def telemetry_state(self) -> dict:
-        state = self.mission_state.as_dict()
-        state["landing_refused"] = self.last_refusal
-        return state
+        self.state = state
 
     # -- starting and stopping ---------------------------------------------------------------
     def _drone(self):
@@ -58,7 +77,7 @@ class RunAssists(esper.Processor):
         old = ctrl.mode
         ctrl.mode = mode
         if old != mode:
-            self.app.emit(events.MODE_CHANGED, old, mode)
+            self.app.emit(events.ModeChanged(old, mode))
 
     def start_takeoff(self) -> bool:
         ctrl, body, col = self._drone()
@@ -67,8 +86,8 @@ class RunAssists(esper.Processor):
             self._message("take-off refused: no support under the drone")
             return False
         self._clear()
-        self.takeoff = TakeOff.start(ctrl, body, support.height_m)
-        self._set_mode(ctrl, "takeoff")
+        self.state.takeoff = TakeOff.start(ctrl, body, support.height_m)
+        self._set_mode(ctrl, Mode.TAKEOFF)
         return True
 
     def start_landing(self, hold_xy=None) -> bool:
@@ -76,14 +95,14 @@ class RunAssists(esper.Processor):
         support = self._support(body, col)
         reason = landing_refusal(support)
         if reason is not None:
-            self.last_refusal = reason
-            self.app.emit(events.LANDING_REFUSED, reason)
+            self.state.landing_refused = reason
+            self.app.emit(events.LandingRefused(reason))
             self._message(f"landing refused: {reason}")
             return False
-        self.last_refusal = ""
+        self.state.landing_refused = ""
         self._clear()
-        self.landing = Landing.start(body, support, hold_xy)
-        self._set_mode(ctrl, "landing")
+        self.state.landing = Landing.start(body, support, hold_xy)
+        self._set_mode(ctrl, Mode.LANDING)
         return True
 
     def start_mission(self) -> bool:
@@ -91,46 +110,46 @@ class RunAssists(esper.Processor):
         level = self.app.resource(ActiveLevel).level
         if level is None or level.mission is None or not level.route():
             self._message("mission refused: this level has no mission route")
-            self.mission_state.status, self.mission_state.reason = "refused", "no mission route in this level"
+            self.state.mission_record.status, self.state.mission_record.reason = "refused", "no mission route in this level"
             return False
         self._clear()
         if ctrl.motor_power <= 0.0:
             ctrl.motor_power = 0.5  # arm: a mission from the pad starts the motors
-        self.mission = MissionFlight(level.route(), level.mission.arrival_pad, self.mission_state, body)
-        self._set_mode(ctrl, "mission")
-        self.app.emit(events.MISSION_STATUS, self.mission_state.status, self.mission_state.waypoint_index)
+        self.state.mission = MissionFlight(level.route(), level.mission.arrival_pad, self.state.mission_record, body)
+        self._set_mode(ctrl, Mode.MISSION)
+        record = self.state.mission_record
+        self.app.emit(events.MissionStatus(record.status, record.waypoint_index, record.reason))
         return True
 
     def take_back(self, keep_motion: bool = True) -> None:
         """Manual control again: the physical state stays, the motion continues."""
         ctrl, body, _ = self._drone()
-        if self.mission is not None and self.mission_state.status not in ("arrived", "interrupted"):
-            self.mission_state.status = "idle"
+        if self.state.mission is not None and self.state.mission_record.status not in ("arrived", "interrupted"):
+            self.state.mission_record.status = "idle"
         self._clear()
         ctrl.loops.manual.resume(ctrl, body, keep_velocity=keep_motion)
-        self._set_mode(ctrl, "manual")
+        self._set_mode(ctrl, Mode.MANUAL)
 
     def _clear(self) -> None:
-        self.takeoff = self.landing = self.mission = None
+        self.state.clear()
 
     def _message(self, text: str) -> None:
-        self.app.emit(events.MESSAGE, text)
+        self.app.emit(events.Message(text))
 
     # -- event handlers ----------------------------------------------------------------------
-    def on_menu_selected(self, entry: str) -> None:
-        if entry == "takeoff":
-            self.start_takeoff()
-        elif entry == "land":
-            self.start_landing()
-        elif entry == "mission":
-            self.start_mission()
-        elif entry in ("manual", "angle", "acro", "restart"):
-            self._clear()  # FlightModes does the hand-over itself (ManualFlight.resume)
-
-    def on_reset(self) -> None:
+    def on_mode_changed(self, event: events.ModeChanged) -> None:
+        """The pilot chose a mode in the menu: any assist ends (FlightModes did the hand-over)."""
+        if event.new in ASSIST_MODES:
+            return
+        record = self.state.mission_record
+        if self.state.mission is not None and record.status not in ("arrived", "interrupted"):
+            record.status = "idle"
         self._clear()
-        self.mission_state = MissionState()
-        self.last_refusal = ""
+
+    def on_reset(self, event: events.Reset) -> None:
+        self._clear()
+        self.state.mission_record = MissionState()
+        self.state.landing_refused = ""
 
     # -- every frame -------------------------------------------------------------------------
     def process(self, dt: float) -> None:
@@ -148,13 +167,13 @@ class RunAssists(esper.Processor):
         if ctrl.motor_power <= 0.0:  # the pilot cut the motors (LT to zero): the assist ends
             self.take_back(keep_motion=False)
             return
-        if self.takeoff is not None:
-            if self.takeoff.update(ctrl, body, dt):
+        if self.state.takeoff is not None:
+            if self.state.takeoff.update(ctrl, body, dt):
                 self.take_back()
-        elif self.landing is not None and self.mission is None:
+        elif self.state.landing is not None and self.state.mission is None:
             if self._fly_landing(ctrl, body, col):
                 self._clear()
-        elif self.mission is not None:
+        elif self.state.mission is not None:
             self._fly_mission(ctrl, body, col)
 
     def _fly_landing(self, ctrl: Controller, body: RigidBody, col: Collider) -> bool:
@@ -167,28 +186,28 @@ class RunAssists(esper.Processor):
             ctrl.hold_altitude = True
             ctrl.target_velocity[:] = (0.0, 0.0, 0.0)
             ctrl.target_altitude = float(body.position[2])
-            self._set_mode(ctrl, "manual")
-            self.app.emit(events.DISARMED, "landed")
+            self._set_mode(ctrl, Mode.MANUAL)
+            self.app.emit(events.Disarmed("landed"))
             return True
-        self.landing.update(ctrl, body, self._support(body, col), half)
+        self.state.landing.update(ctrl, body, self._support(body, col), half)
         return False
 
     def _fly_mission(self, ctrl: Controller, body: RigidBody, col: Collider) -> None:
-        m = self.mission
-        s = self.mission_state
+        m = self.state.mission
+        s = self.state.mission_record
         before = (s.status, s.waypoint_index)
         if s.status == "descending":
-            if self.landing is None:
+            if self.state.landing is None:
                 support = self._support(body, col)
                 if landing_refusal(support) is not None:
                     return self._interrupt(ctrl, body, f"arrival pad: {landing_refusal(support)}")
-                self.landing = Landing.start(body, support, m.route[-1][:2])
+                self.state.landing = Landing.start(body, support, m.route[-1][:2])
             if self._fly_landing(ctrl, body, col):
                 self._clear()
                 on_pad = col.contact_id == m.arrival_pad_id
                 s.status = "arrived" if on_pad else "interrupted"
                 s.reason = "" if on_pad else f"landed on {col.contact_id or 'the ground'}, not the arrival pad"
-                self.app.emit(events.MISSION_STATUS, s.status, s.waypoint_index)
+                self.app.emit(events.MissionStatus(s.status, s.waypoint_index, s.reason))
                 self._message("mission complete: landed on the arrival pad" if on_pad else f"mission ended: {s.reason}")
             return
         m.update(ctrl, body)
@@ -196,7 +215,7 @@ class RunAssists(esper.Processor):
         if hit is not None:
             return self._interrupt(ctrl, body, f"obstacle {hit.id or 'ground'} ({hit.kind}) {hit.distance_m:.1f} m ahead")
         if (s.status, s.waypoint_index) != before:
-            self.app.emit(events.MISSION_STATUS, s.status, s.waypoint_index)
+            self.app.emit(events.MissionStatus(s.status, s.waypoint_index, s.reason))
 
     def _obstacle_ahead(self, ctrl: Controller, body: RigidBody, col: Collider):
         """Sweep the envelope along the way the mission is asking to go."""
@@ -206,8 +225,8 @@ class RunAssists(esper.Processor):
         clearance = OBSTACLE_CLEARANCE_M
         if speed > 0.1:
             ux, uy, uz = tx / speed, ty / speed, 0.0
-            reach = self.mission.lookahead_m(body)
-        elif self.mission_state.status == "climbing":
+            reach = self.state.mission.lookahead_m(body)
+        elif self.state.mission_record.status == "climbing":
             # straight up from a pad: no side margin, or the ground beside it would count
             ux, uy, uz = 0.0, 0.0, 1.0
             reach = max(0.0, ctrl.target_altitude - z) + 1.0
@@ -222,10 +241,31 @@ class RunAssists(esper.Processor):
         return sweep_envelope(geometry, start, end, body.quaternion, col.size_m, clearance_m=clearance)
 
     def _interrupt(self, ctrl: Controller, body: RigidBody, reason: str) -> None:
-        s = self.mission_state
+        s = self.state.mission_record
         s.status, s.reason = "interrupted", reason
         self._clear()
         ctrl.loops.manual.resume(ctrl, body, keep_velocity=False)  # brake, then hover
-        self._set_mode(ctrl, "manual")
-        self.app.emit(events.MISSION_STATUS, s.status, s.waypoint_index)
+        self._set_mode(ctrl, Mode.MANUAL)
+        self.app.emit(events.MissionStatus(s.status, s.waypoint_index, s.reason))
         self._message(f"mission interrupted: {reason}")
+
+
+class AssistPlugin:
+    """Take-off (X), landing (B) and the mission (menu): their modes, menu entries and system."""
+
+    name = "assists"
+
+    def build(self, app: App) -> None:
+        state = app.insert_resource(AssistState())
+        modes = app.resource(FlightModes)
+        for mode in ASSIST_MODES:
+            modes.register(ModeSpec(mode, None, LAW_STABILISED, pilot=False))
+        self.assists = RunAssists(app, app.resource(PilotCommand), state)
+        menu = app.resource(Menu)
+        for entry, label, action in ((MenuId.TAKEOFF, "Take-off", self.assists.start_takeoff),
+                                     (MenuId.LAND, "Land", self.assists.start_landing),
+                                     (MenuId.MISSION, "Mission", self.assists.start_mission)):
+            menu.add(MenuEntry(entry, label, action, group="assists"))
+        app.add_system(self.assists, Stage.ASSIST, after=ApplyManualSetpoints)
+        app.on(events.ModeChanged, self.assists.on_mode_changed)
+        app.on(events.Reset, self.assists.on_reset)

@@ -6,7 +6,8 @@ import esper
 
 from components.flight import Battery, Controller, Rotors
 from engine.app import App
-from game import events
+from engine.stages import Stage
+from components import events
 
 LOW_FRACTION = 0.2
 
@@ -18,7 +19,7 @@ class AnnounceBattery(esper.Processor):
         self.was_depleted = False
         self.was_armed = False
 
-    def on_reset(self) -> None:
+    def on_reset(self, event: events.Reset) -> None:
         self.warned_low = self.was_depleted = self.was_armed = False
 
     def process(self, dt: float) -> None:
@@ -26,14 +27,23 @@ class AnnounceBattery(esper.Processor):
             fraction = battery.energy_j / battery.capacity_j if battery.capacity_j else 0.0
             if fraction < LOW_FRACTION and not self.warned_low:
                 self.warned_low = True
-                self.app.emit(events.BATTERY_LOW, fraction)
+                self.app.emit(events.BatteryLow(fraction))
             if battery.depleted and not self.was_depleted:
                 self.was_depleted = True
-                self.app.emit(events.BATTERY_DEPLETED)
-                self.app.emit(events.DISARMED, "battery_depleted")
+                self.app.emit(events.BatteryDepleted())
+                self.app.emit(events.Disarmed("battery_depleted"))
             armed = ctrl.motor_power > 0.0 and not battery.depleted
             if armed and not self.was_armed:
-                self.app.emit(events.ARMED)
+                self.app.emit(events.Armed())
             elif self.was_armed and not armed and not battery.depleted:
-                self.app.emit(events.DISARMED, "motor_power_zero")
+                self.app.emit(events.Disarmed("motor_power_zero"))
             self.was_armed = armed
+
+
+class BatteryEventsPlugin:
+    name = "battery-events"
+
+    def build(self, app: App) -> None:
+        self.announce = AnnounceBattery(app)
+        app.add_system(self.announce, Stage.GAMEPLAY)
+        app.on(events.Reset, self.announce.on_reset)

@@ -13,10 +13,12 @@ import esper
 from components.flight import RigidBody
 from components.world import Collider
 from engine.app import App
-from flight.layout import POS, PREV_POS, QUAT, VEL
-from game import events
+from engine.stages import Stage
+from components.layout import POSITION, PREVIOUS_POSITION, QUATERNION, VELOCITY
+from components import events
 from world.collision import ContactParams, ContactSolver, impact_damage
-from world.geometry import ActiveLevel
+from systems.scene import SceneConfig
+from world.level import ActiveLevel
 
 
 class ResolveContacts(esper.Processor):
@@ -27,7 +29,7 @@ class ResolveContacts(esper.Processor):
         self._version = active.version
         self._just_placed = True  # the first tick after a spawn: resting there is no touchdown
 
-    def on_reset(self) -> None:
+    def on_reset(self, event: events.Reset) -> None:
         """Restart put the drone back on its pad: do not announce that as a touchdown."""
         self._just_placed = True
 
@@ -49,8 +51,8 @@ class ResolveContacts(esper.Processor):
             was_resting = col.resting
             # plain floats for the narrow phase: numpy scalars would cost ten times more
             values = body.state.tolist()
-            position, velocity = values[POS:POS + 3], values[VEL:VEL + 3]
-            quaternion, previous = values[QUAT:QUAT + 4], values[PREV_POS:PREV_POS + 3]
+            position, velocity = values[POSITION:POSITION + 3], values[VELOCITY:VELOCITY + 3]
+            quaternion, previous = values[QUATERNION:QUATERNION + 4], values[PREVIOUS_POSITION:PREVIOUS_POSITION + 3]
             solver.step(position, previous, velocity, quaternion, None, col.size_m, dt)
             contact = solver.contact
             if solver.resting:
@@ -71,7 +73,20 @@ class ResolveContacts(esper.Processor):
             if speed > params.rest_speed_m_s:
                 col.last_impact_speed_m_s = speed
                 col.damage = min(1.0, col.damage + impact_damage(speed, params))
-                self.app.emit(events.IMPACT, speed, solver.normal, col.damage)
+                self.app.emit(events.Impact(speed, solver.normal, col.damage))
             if solver.resting and not was_resting and not self._just_placed:
-                self.app.emit(events.TOUCHDOWN, support if support is not None else solver.bottom_z_m)
+                self.app.emit(events.Touchdown(support if support is not None else solver.bottom_z_m))
         self._just_placed = False
+
+
+class LevelPlugin:
+    """The level's geometry (`ActiveLevel` resource) and the drone's contacts against it."""
+
+    name = "level"
+
+    def build(self, app: App) -> None:
+        config = app.resource(SceneConfig)
+        active = app.try_resource(ActiveLevel) or app.insert_resource(ActiveLevel.of(config.level))
+        self.contacts = ResolveContacts(app, active)
+        app.add_system(self.contacts, Stage.COLLISION)
+        app.on(events.Reset, self.contacts.on_reset)

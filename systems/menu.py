@@ -1,46 +1,103 @@
-"""MENU stage: the LB / Tab menu (docs/model.md#menu).
+"""MENU stage: the LB / Tab menu (docs/model.md#menu), and the menu's entries.
 
 While the menu is open the flight inputs pick an entry (left stick or D-pad up/down to move,
 A to choose, B or LB to close) and the flight sees a neutral command, so the previous
 setpoints are kept; physics time goes on, and at MotorPower 0 the fall goes on. On closing,
 every control still deflected is ignored until it returns to neutral.
 
-Entries are registered by the plugins that implement them (`Menu.add`), and choosing one
-dispatches `events.MENU_SELECTED` with its id.
+Entries are registered by the features that implement them, with what choosing them does
+(`Menu.add(MenuEntry(...))`); a mod adds its own the same way. The game's entry ids are
+declared once, in `MenuId`; entries are shown by group (`GROUPS`), in the order added within
+a group. Choosing an entry runs its action, then emits `MenuSelected`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import enum
+from dataclasses import dataclass, field, replace
+from typing import Callable
 
 import esper
 
+from components import events
 from components.pilot import PilotCommand
 from engine.app import App
-from game import events
+from engine.stages import Stage
+from systems.pilot_input import ReadPilotInput
 
-# Display order of the known entries; a mod's entries follow in the order they were added.
-ENTRY_ORDER = ("manual", "takeoff", "land", "mission", "restart", "angle", "acro")
+
+class MenuId(enum.StrEnum):
+    """The ids of the game's own menu entries (what `Simulation.select` and flight scripts take)."""
+
+    MANUAL = "manual"
+    TAKEOFF = "takeoff"
+    LAND = "land"
+    MISSION = "mission"
+    RESTART = "restart"
+    ANGLE = "angle"
+    ACRO = "acro"
+
+
+#: Prefixes of the ids of the weather and air-density entries: `weather:<preset id>`, `air:<id>`.
+WEATHER_PREFIX = "weather:"
+AIR_PREFIX = "air:"
+
+#: Display order of the groups; a group not listed (a mod's) comes last.
+GROUPS = ("flight", "assists", "restart", "laboratory", "weather", "air")
+
 NAV_THRESHOLD = 0.5  # stick deflection that counts as one step
+
+
+@dataclass(frozen=True)
+class MenuEntry:
+    """One line of the menu: its id, its English label (the HUD translates it by id), its
+    group and what choosing it does."""
+
+    id: str
+    label: str
+    action: Callable[[], object]
+    group: str = "mods"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "id", str(self.id))  # a plain string, even when given a MenuId
 
 
 @dataclass
 class Menu:
     """The menu's state (a resource)."""
 
-    entries: list[tuple[str, str]] = field(default_factory=list)  # (id, label)
+    entries: list[MenuEntry] = field(default_factory=list)  # in display order
     open: bool = False
     index: int = 0
+    guard: Callable[[Callable, str], Callable] = lambda function, what: function  # App.guard: a mod's action cannot crash the game
 
-    def add(self, entry_id: str, label: str) -> None:
-        if any(e == entry_id for e, _ in self.entries):
-            return
-        self.entries.append((entry_id, label))
-        rank = {e: i for i, e in enumerate(ENTRY_ORDER)}
-        self.entries.sort(key=lambda e: rank.get(e[0], len(ENTRY_ORDER)))
+    def add(self, entry: MenuEntry) -> None:
+        """Add an entry (an id already present is replaced) and keep the groups in order."""
+        entry = replace(entry, action=self.guard(entry.action, f"menu entry {entry.id!r}"))
+        self.entries[:] = [e for e in self.entries if e.id != entry.id] + [entry]
+        rank = {g: i for i, g in enumerate(GROUPS)}
+        self.entries.sort(key=lambda e: rank.get(e.group, len(GROUPS)))
+
+    def remove_group(self, group: str) -> None:
+        self.entries[:] = [e for e in self.entries if e.group != group]
+        self.index = min(self.index, max(0, len(self.entries) - 1))
 
     def ids(self) -> list[str]:
-        return [e for e, _ in self.entries]
+        return [e.id for e in self.entries]
+
+    def entry(self, entry_id: str) -> MenuEntry:
+        for e in self.entries:
+            if e.id == entry_id:
+                return e
+        raise ValueError(f"unknown menu entry {entry_id!r}: expected one of {', '.join(self.ids())}")
+
+
+def select(app: App, entry_id: str) -> None:
+    """What choosing `entry_id` does (from the menu, the BACK button or `Simulation.select`):
+    its action, then `MenuSelected`. An unknown id raises ValueError."""
+    entry = app.resource(Menu).entry(entry_id)
+    entry.action()
+    app.emit(events.MenuSelected(entry.id))
 
 
 class RunMenu(esper.Processor):
@@ -56,18 +113,18 @@ class RunMenu(esper.Processor):
             self.menu.open = True
             # a stick already deflected when the menu opens must pass through neutral first
             self.nav_latched = abs(self.command.left[1]) >= NAV_THRESHOLD * 0.5
-            self.app.emit(events.MENU_OPENED)
+            self.app.emit(events.MenuOpened())
 
     def close(self) -> None:
         if self.menu.open:
             self.menu.open = False
             self.on_close()
-            self.app.emit(events.MENU_CLOSED)
+            self.app.emit(events.MenuClosed())
 
     def choose(self, entry_id: str) -> None:
         self.close()
-        self.app.emit(events.UI_CLICK)
-        self.app.emit(events.MENU_SELECTED, entry_id)
+        self.app.emit(events.UiClick())
+        select(self.app, entry_id)
 
     def process(self, dt: float) -> None:
         menu, cmd = self.menu, self.command
@@ -76,7 +133,7 @@ class RunMenu(esper.Processor):
                 self.open()
                 self._neutralise()
             elif "BACK" in cmd.pressed:  # the Restart button works without the menu
-                self.app.emit(events.MENU_SELECTED, "restart")
+                select(self.app, MenuId.RESTART)
             return
         if "LB" in cmd.pressed or "B" in cmd.pressed:
             self.close()
@@ -89,9 +146,9 @@ class RunMenu(esper.Processor):
             elif abs(y) >= NAV_THRESHOLD and not self.nav_latched:
                 self.nav_latched = True
                 menu.index = (menu.index + (-1 if y > 0 else 1)) % len(menu.entries)
-                self.app.emit(events.UI_CLICK)
+                self.app.emit(events.UiClick())
             if "A" in cmd.pressed:
-                entry = menu.entries[menu.index][0]
+                entry = menu.entries[menu.index].id
                 self._neutralise()
                 self.choose(entry)
                 return
@@ -103,3 +160,15 @@ class RunMenu(esper.Processor):
         cmd.lt = cmd.rt = 0.0
         cmd.held = frozenset()
         cmd.pressed = ()
+
+
+class MenuPlugin:
+    """The menu resource and the system that opens it and picks its entries."""
+
+    name = "menu"
+
+    def build(self, app: App) -> None:
+        menu = app.try_resource(Menu) or app.insert_resource(Menu())
+        menu.guard = app.guard
+        reader = app.get_system(ReadPilotInput)  # built before: the menu hands controls back through it
+        app.add_system(RunMenu(app, menu, app.resource(PilotCommand), reader.suppress_active_controls), Stage.MENU)

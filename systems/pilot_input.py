@@ -13,6 +13,9 @@ import math
 import esper
 
 from components.pilot import Pad, PilotCommand
+from engine.app import App
+from engine.stages import Stage
+from systems.scene import SceneConfig
 
 
 def radial_dead_zone(x: float, y: float, dead_zone: float) -> tuple[float, float]:
@@ -73,3 +76,15 @@ class ReadPilotInput(esper.Processor):
         cmd.held = frozenset(b for b in pad.held if b not in sup)
         cmd.pressed = tuple(pad.presses)
         pad.presses.clear()
+
+
+class PilotInputPlugin:
+    """The virtual pad (a resource every input device writes) and this frame's command."""
+
+    name = "pilot-input"
+
+    def build(self, app: App) -> None:
+        pad = app.try_resource(Pad) or app.insert_resource(Pad())
+        command = app.insert_resource(PilotCommand())
+        dead_zone = app.resource(SceneConfig).vehicle.control["stick_dead_zone"]
+        app.add_system(ReadPilotInput(pad, command, dead_zone), Stage.INPUT)

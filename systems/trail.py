@@ -9,6 +9,8 @@ import esper
 
 from components.flight import RigidBody
 from components.world import Trail
+from engine.app import App
+from engine.stages import Stage
 
 MOVING_SPEED_M_S = 0.05  # below this the drone is standing still: nothing is recorded
 
@@ -25,3 +27,10 @@ class RecordTrail(esper.Processor):
                 if trail.since_last_s > trail.interval_s:  # after a long frame, do not burst
                     trail.since_last_s = 0.0
                 trail.points.append(tuple(body.position))
+
+
+class TrailPlugin:
+    name = "trail"
+
+    def build(self, app: App) -> None:
+        app.add_system(RecordTrail(), Stage.GAMEPLAY)

@@ -1,10 +1,19 @@
-"""Shared fixtures. Every Simulation/App gets its own esper world and is closed after use."""
+"""Shared fixtures. Every Simulation/App gets its own esper world and is closed after use.
+
+PYGLET_HEADLESS is set here, before any test module imports pyglet: pyglet reads it once, at
+its first import, and without a display only a headless (EGL) pyglet can open a context. So
+`pytest tests/…` works the same with or without `./test.sh`.
+"""
 
 from __future__ import annotations
 
-import pytest
+import os
 
-from game.simulation import Simulation
+os.environ.setdefault("PYGLET_HEADLESS", "1")
+
+import pytest  # noqa: E402
+
+from game.simulation import Simulation  # noqa: E402
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """A HUD message when the drone goes faster than 6 m/s (the README's example mod).
 
 One system in the GAMEPLAY stage (once per frame, after the physics): it reads the drone's
-RigidBody and emits a MESSAGE event, which the window shows on the HUD. It says so once each
+RigidBody and emits a `Message` event (components/events.py), which the window shows on the HUD. It says so once each
 time the speed rises above the threshold, not every frame while it stays there.
 
     donify play --mods examples/mods
@@ -11,9 +11,9 @@ import math
 
 import esper
 
+from components import events
 from components.flight import RigidBody
 from engine.stages import Stage
-from game import events
 
 THRESHOLD_M_S = 6.0
 
@@ -27,7 +27,7 @@ class WarnOnSpeed(esper.Processor):  # one verb, one query
         for _, body in esper.get_component(RigidBody):
             fast = math.hypot(*body.velocity) > THRESHOLD_M_S
             if fast and not self.warned:
-                self.app.emit(events.MESSAGE, f"faster than {THRESHOLD_M_S:g} m/s!")
+                self.app.emit(events.Message(f"faster than {THRESHOLD_M_S:g} m/s!"))
             self.warned = fast
 
 

@@ -31,9 +31,9 @@ from components.flight import Rotors
 from engine.app import App
 from engine.stages import Stage
 from flight.vehicle import RPM_TO_RAD_S
-from game import events
+from components import events
 from game.audio import synth
-from game.scene import Drone
+from systems.scene import Drone
 
 log = logging.getLogger("donify.audio")
 
@@ -181,7 +181,8 @@ class PlayAudio(esper.Processor):
             self._motors_playing = want
 
     # -- events (bound methods: esper keeps weak references) --------------------------------
-    def on_impact(self, speed_m_s: float, normal=None, damage: float = 0.0) -> None:
+    def on_impact(self, event: events.Impact) -> None:
+        speed_m_s = event.speed_m_s
         if speed_m_s < MIN_IMPACT_SPEED_M_S:
             return
         band = max(1, min(IMPACT_BANDS, round(synth.impact_strength(speed_m_s) * IMPACT_BANDS)))
@@ -191,11 +192,11 @@ class PlayAudio(esper.Processor):
         speed_of_band = strength * synth.IMPACT_FULL_SPEED_M_S
         self._guard(self._play, f"impact{band}", lambda: synth.impact_sound(speed_of_band), volume, strength)
 
-    def on_battery_low(self, fraction: float = 0.0) -> None:
+    def on_battery_low(self, event: events.BatteryLow) -> None:
         v = self.volumes()
         self._guard(self._play, "battery_low", synth.battery_warning, v.master * v.effects)
 
-    def on_ui_click(self) -> None:
+    def on_ui_click(self, event: events.UiClick) -> None:
         v = self.volumes()
         self._guard(self._play, "ui_click", synth.ui_click, v.master * v.ui)
 
@@ -258,6 +259,6 @@ class AudioPlugin:
         self.system = PlayAudio(app, media, self.settings, self.volumes)
         app.insert_resource(self.system)
         app.add_system(self.system, Stage.AUDIO)
-        app.on(events.IMPACT, self.system.on_impact)
-        app.on(events.BATTERY_LOW, self.system.on_battery_low)
-        app.on(events.UI_CLICK, self.system.on_ui_click)
+        app.on(events.Impact, self.system.on_impact)
+        app.on(events.BatteryLow, self.system.on_battery_low)
+        app.on(events.UiClick, self.system.on_ui_click)

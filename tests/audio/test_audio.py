@@ -16,9 +16,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from components import events
 from components.flight import Rotors
 from flight.vehicle import RPM_TO_RAD_S
-from game import events
+from components import events
 from game.audio import synth
 from game.audio.system import AudioPlugin, PlayAudio, Volumes, volumes_from
 
@@ -141,9 +142,9 @@ def test_motor_sound_follows_a_real_flight_and_stops_at_rest(audio_sim):
 
 def test_an_impact_event_produces_the_impact_sound_scaled_by_speed(audio_sim):
     sim, audio = audio_sim()
-    sim.app.emit(events.IMPACT, 1.5, (0.0, 0.0, 1.0), 0.05)
-    sim.app.emit(events.IMPACT, 5.0, (0.0, 0.0, 1.0), 0.3)
-    sim.app.emit(events.IMPACT, 0.1, (0.0, 0.0, 1.0), 0.0)  # a resting contact: no sound
+    sim.app.emit(events.Impact(1.5, (0.0, 0.0, 1.0), 0.05))
+    sim.app.emit(events.Impact(5.0, (0.0, 0.0, 1.0), 0.3))
+    sim.app.emit(events.Impact(0.1, (0.0, 0.0, 1.0), 0.0))  # a resting contact: no sound
     played = list(audio.played)
     assert [name.startswith("impact") for name, _ in played] == [True, True]
     assert 0.0 < played[0][1] < played[1][1]
@@ -152,8 +153,8 @@ def test_an_impact_event_produces_the_impact_sound_scaled_by_speed(audio_sim):
 
 def test_battery_low_and_ui_click_play_on_their_channels(audio_sim):
     sim, audio = audio_sim(volumes=Volumes(master=1.0, motors=1.0, effects=0.5, ui=0.25))
-    sim.app.emit(events.BATTERY_LOW, 0.19)
-    sim.app.emit(events.UI_CLICK)
+    sim.app.emit(events.BatteryLow(0.19))
+    sim.app.emit(events.UiClick())
     assert list(audio.played) == [("battery_low", 0.5), ("ui_click", 0.25)]
     assert len(synth.battery_warning()) > 0 and np.abs(synth.ui_click()).max() > 0
 
@@ -173,7 +174,7 @@ def test_volumes_come_from_the_settings_audio_section(audio_sim):
     game_settings = GameSettings()
     game_settings.audio.master = 0.0  # the settings menu muting the game is heard at once
     sim, audio = audio_sim(settings=game_settings)
-    sim.app.emit(events.UI_CLICK)
+    sim.app.emit(events.UiClick())
     assert audio.played[-1] == ("ui_click", 0.0)
 
 
@@ -191,8 +192,8 @@ def test_a_failing_sound_back_end_turns_sound_off_without_failing(make_sim):
     audio = PlayAudio(sim.app, BrokenMedia)
     assert not audio.enabled
     audio.process(1 / 60)
-    audio.on_impact(3.0)
-    audio.on_ui_click()
+    audio.on_impact(events.Impact(3.0, (0.0, 0.0, 1.0), 0.0))
+    audio.on_ui_click(events.UiClick())
 
 
 def test_the_audio_system_runs_on_the_silent_driver():
@@ -200,14 +201,14 @@ def test_the_audio_system_runs_on_the_silent_driver():
         "import pyglet\n"
         "from game.simulation import Simulation\n"
         "from game.audio import AudioPlugin\n"
-        "from game import events\n"
+        "from components import events\n"
         "plugin = AudioPlugin(drivers=('silent',))\n"
         "sim = Simulation(level=None, position=(0.0, 0.0, 20.0), plugins=[plugin])\n"
         "import pyglet.media\n"
         "print(type(pyglet.media.get_audio_driver()).__name__)\n"
         "sim.pad.rt = 1.0\nsim.run(1.0)\nsim.pad.rt = 0.0\nsim.run(1.0)\n"
-        "sim.app.emit(events.IMPACT, 4.0, (0.0, 0.0, 1.0), 0.2)\n"
-        "sim.app.emit(events.BATTERY_LOW, 0.19)\nsim.app.emit(events.UI_CLICK)\n"
+        "sim.app.emit(events.Impact(4.0, (0.0, 0.0, 1.0), 0.2))\n"
+        "sim.app.emit(events.BatteryLow(0.19))\nsim.app.emit(events.UiClick())\n"
         "sim.run(0.5)\n"
         "print(plugin.system.enabled, plugin.system._motors_playing, [n for n, _ in plugin.system.played])\n"
         "plugin.system.close()\nsim.close()\n"

@@ -12,7 +12,8 @@ import pytest
 
 from components.world import Collider
 from flight.assists import LANDING_MAX_SPEED_M_S, MISSION_SPEED_M_S, TAKEOFF_HEIGHT_M, landing_refusal
-from world.level import Box, load_level
+from world.level import Box
+from world.level_file import load_level
 from world.sensing import Support
 
 FRAME = 1 / 60
@@ -116,7 +117,7 @@ def test_landing_refused_over_nothing(make_sim):
     press(sim, "B")
     t = sim.telemetry()
     assert t.mode == "manual" and t.armed
-    assert t.mission["landing_refused"] == "no surface under the drone"
+    assert t.landing_refused == "no surface under the drone"
 
 
 def test_landing_refused_over_a_sloped_surface_or_an_edge():
@@ -141,7 +142,7 @@ def test_landing_refused_half_over_the_platform_edge(make_sim):
     record(sim, 2.0)
     press(sim, "B")
     assert sim.telemetry().mode == "manual"
-    assert "edge" in sim.telemetry().mission["landing_refused"]
+    assert "edge" in sim.telemetry().landing_refused
 
 
 def route_length(level, start):
@@ -158,10 +159,10 @@ def test_the_mission_completes_on_the_street(make_sim):
     # bound: climb to 18 m at ≤ 3 m/s, the route at transit speed (with slack for turns and
     # slowing), the 18 m descent at no less than a third of 0.7 m/s on average
     bound = TRANSIT_Z / 3.0 * 2 + route_length(level, start) / MISSION_SPEED_M_S * 1.4 + (TRANSIT_Z - arrival.top_m) / (MAX_DESCENT / 3)
-    log = record(sim, bound, until=lambda t: t.mission["status"] in ("arrived", "interrupted"))
+    log = record(sim, bound, until=lambda t: t.mission.status in ("arrived", "interrupted"))
     end = log[-1]
-    assert end.mission["status"] == "arrived", end.mission
-    transit = [t for t in log if t.mission["status"] == "transit"]
+    assert end.mission.status == "arrived", end.mission
+    transit = [t for t in log if t.mission.status == "transit"]
     assert transit and all(abs(t.position[2] - TRANSIT_Z) <= 0.5 for t in transit)
     assert end.contact and end.motor_power == 0.0
     assert math.hypot(end.position[0] - arrival.position[0], end.position[1] - arrival.position[1]) < max(arrival.size) / 2
@@ -175,9 +176,9 @@ def test_an_obstacle_on_the_route_interrupts_the_mission(make_sim):
     blocked = level.model_copy(update={"boxes": [*level.boxes, wall]})
     sim = make_sim(blocked)
     sim.select("mission")
-    log = record(sim, 60.0, until=lambda t: t.mission["status"] == "interrupted")
-    assert log[-1].mission["status"] == "interrupted"
-    assert "crane" in log[-1].mission["reason"]
+    log = record(sim, 60.0, until=lambda t: t.mission.status == "interrupted")
+    assert log[-1].mission.status == "interrupted"
+    assert "crane" in log[-1].mission.reason
     log += record(sim, 5.0)
     face = wall.position[0] - wall.size[0] / 2
     assert all(t.position[0] < face - 0.1 for t in log)  # stopped short of it
@@ -189,7 +190,7 @@ def test_an_obstacle_on_the_route_interrupts_the_mission(make_sim):
 def test_taking_back_manual_keeps_the_motion(make_sim):
     sim = make_sim("street")
     sim.select("mission")
-    log = record(sim, 25.0, until=lambda t: t.mission["status"] == "transit" and math.hypot(*t.velocity[:2]) > 4.0)
+    log = record(sim, 25.0, until=lambda t: t.mission.status == "transit" and math.hypot(*t.velocity[:2]) > 4.0)
     before = log[-1]
     sim.pad.left = (0.0, 0.0)
     sim.select("manual")

@@ -92,6 +92,6 @@ def test_choosing_an_entry_with_a(make_sim):
         sim.step()
         sim.pad.left = (0.0, 0.0)
         sim.step()
-    assert menu.entries[menu.index][0] == "angle"
+    assert menu.entries[menu.index].id == "angle"
     tap(sim, "A")
     assert not menu.open and sim.telemetry().mode == "angle"

@@ -18,7 +18,8 @@ import pytest
 import game.plugins as gp
 from components.flight import Battery, RigidBody
 from engine.stages import Stage
-from game import cli, events
+from components import events
+from game import cli
 from game.simulation import Simulation
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,9 +72,9 @@ class Mod:
     def build(self, app):
         for system, stage in self.systems:
             app.add_system(system, stage)
-        app.on(events.RESET, self.on_reset)
+        app.on(events.Reset, self.on_reset)
 
-    def on_reset(self):
+    def on_reset(self, event):
         self.resets += 1
         if self.reset_error is not None:
             raise self.reset_error
@@ -82,10 +83,10 @@ class Mod:
 class Messages:
     def __init__(self, app):
         self.lines = []
-        app.on(events.MESSAGE, self.on_message)
+        app.on(events.Message, self.on_message)
 
-    def on_message(self, text):
-        self.lines.append(text)
+    def on_message(self, event):
+        self.lines.append(event.text)
 
 
 def lab(**kwargs) -> Simulation:
@@ -342,3 +343,33 @@ def test_example_tether_holds_the_drone_near_its_anchor():
     assert math.dist(free[:2], (0.0, 0.0)) > 20.0
     tether = example("tether")
     assert math.dist(tethered[:2], (0.0, 0.0)) < tether.length_m + 2.0
+
+
+def test_example_orbit_adds_a_mode_that_circles():
+    mod = example("orbit")
+    with lab(plugins=[mod]) as sim:
+        sim.pad.rt = 1.0
+        sim.run(0.5)  # armed
+        sim.pad.rt = 0.0
+        sim.run(2.0)
+        start_z = sim.telemetry().position[2]
+        sim.select("orbit")  # the mod's menu entry
+        sim.run(8.0)  # onto the circle
+        samples = []
+        for _ in range(10 * 60):  # ten more seconds: more than one lap (2π · 3 m / 2 m/s ≈ 9.4 s)
+            sim.step()
+            samples.append(sim.telemetry())
+        assert sim.mod_problems == [] and {t.mode for t in samples} == {"orbit"}
+        centre = mod.system.centre
+        radii = [math.dist(t.position[:2], centre) for t in samples]
+        speeds = [math.hypot(*t.velocity[:2]) for t in samples]
+        assert max(abs(r - 3.0) for r in radii) < 0.5
+        assert max(abs(v - 2.0) for v in speeds) < 0.3
+        assert max(abs(t.position[2] - start_z) for t in samples) < 0.3
+        sim.set_mode("manual")  # the motion goes on, as after any mode: now in a straight line
+        sim.run(1.0)
+        before = sim.telemetry()
+        sim.run(2.0)
+        after = sim.telemetry()
+        turned = math.atan2(after.velocity[1], after.velocity[0]) - math.atan2(before.velocity[1], before.velocity[0])
+        assert after.mode == "manual" and abs(math.remainder(turned, math.tau)) < math.radians(3.0)

@@ -16,7 +16,7 @@ CONTRACT_FIELDS = [
     "time", "mode", "armed", "motor_power", "position", "velocity", "quaternion", "roll_deg",
     "pitch_deg", "yaw_deg", "angular_velocity", "rpm", "thrust", "target_velocity",
     "target_altitude", "height_above_ground", "contact", "battery_fraction", "battery_energy_wh",
-    "battery_voltage", "power_w", "damage", "trail_points", "mission",
+    "battery_voltage", "power_w", "damage", "trail_points", "mission", "landing_refused",
 ]
 
 

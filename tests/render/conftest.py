@@ -1,19 +1,15 @@
 """Rendering tests: real frames of the game loop, drawn headless through EGL (Mesa llvmpipe).
 
-PYGLET_HEADLESS must be set before pyglet is first imported; the suite runs with it set, and
-this module sets it too so `pytest tests/render` works on a machine without a display.
+PYGLET_HEADLESS is set by tests/conftest.py, before pyglet is first imported.
 Frames are driven by a fake clock (`game.frame(1 / 60)`), never by wall time. Screenshots go
 to tests/render/output/ (git-ignored) for inspection.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-os.environ.setdefault("PYGLET_HEADLESS", "1")
-
-import pytest  # noqa: E402
+import pytest
 
 OUTPUT = Path(__file__).resolve().parent / "output"
 

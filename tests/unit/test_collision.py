@@ -13,10 +13,11 @@ import pytest
 
 from components.flight import RigidBody
 from components.world import Collider
-from game import events
-from world.geometry import LevelGeometry, compile_level
+from components import events
+from world.geometry import LevelGeometry
 from world.collision import ContactSolver, impact_damage, ContactParams
-from world.level import load_level
+from world.level import compile_level
+from world.level_file import load_level
 
 STREET = load_level("street")
 DECK = STREET.platforms[0]  # x 64..72, y 10..18, top 3 m
@@ -28,14 +29,14 @@ G = 9.80665
 class Recorder:
     def __init__(self, app):
         self.impacts, self.touchdowns = [], []
-        app.on(events.IMPACT, self.on_impact)
-        app.on(events.TOUCHDOWN, self.on_touchdown)
+        app.on(events.Impact, self.on_impact)
+        app.on(events.Touchdown, self.on_touchdown)
 
-    def on_impact(self, speed, normal, damage):
-        self.impacts.append((speed, normal, damage))
+    def on_impact(self, event):
+        self.impacts.append((event.speed_m_s, event.normal, event.damage))
 
-    def on_touchdown(self, height):
-        self.touchdowns.append(height)
+    def on_touchdown(self, event):
+        self.touchdowns.append(event.height_m)
 
 
 def half_height(sim) -> float:

@@ -15,9 +15,18 @@ import pytest
 from pyglet.event import EventDispatcher
 
 from components.pilot import Pad
-from game import events
+from components import events
 from game.input.gamepads import GamepadManager, pyglet_controller_manager
+from game.input.padwriter import PadWriter
 from game.settings import Settings, load_settings
+
+
+def gamepads_for(pad: Pad, settings: Settings, emit=None, **options) -> GamepadManager:
+    """A GamepadManager writing `pad` as the window builds it: through a PadWriter with the
+    settings' dead zones, with the settings' button map."""
+    controls = settings.controls
+    writer = PadWriter(pad, controls.dead_zone, controls.trigger_dead_zone)
+    return GamepadManager(writer, controls.gamepad, emit, **options)
 
 
 class FakeController(EventDispatcher):
@@ -74,24 +83,24 @@ class Recorder:
     def __init__(self) -> None:
         self.events: list[tuple] = []
 
-    def emit(self, event: str, *payload) -> None:
-        self.events.append((event, *payload))
+    def emit(self, event) -> None:
+        self.events.append(event)
 
 
 @pytest.fixture
 def rig():
     pad, rec, manager = Pad(), Recorder(), FakeManager()
-    gamepads = GamepadManager(pad, Settings(), rec.emit, manager=manager)
+    gamepads = gamepads_for(pad, Settings(), rec.emit, manager=manager)
     return types.SimpleNamespace(pad=pad, rec=rec, manager=manager, gamepads=gamepads)
 
 
 def test_a_pad_present_at_start_is_opened_and_announced():
     pad, rec = Pad(), Recorder()
     controller = FakeController("Xbox 360 Controller")
-    gamepads = GamepadManager(pad, Settings(), rec.emit, manager=FakeManager(controller))
+    gamepads = gamepads_for(pad, Settings(), rec.emit, manager=FakeManager(controller))
     assert gamepads.start() is True
     assert controller.opened == 1
-    assert rec.events == [(events.CONTROLLER_CONNECTED, "Xbox 360 Controller")]
+    assert rec.events == [events.ControllerConnected("Xbox 360 Controller")]
 
 
 def test_hot_plug_connect_and_disconnect_emit_events(rig):
@@ -101,8 +110,8 @@ def test_hot_plug_connect_and_disconnect_emit_events(rig):
     rig.manager.plug(pad_1)
     rig.manager.plug(pad_2)
     rig.manager.unplug(pad_1)
-    assert rig.rec.events == [(events.CONTROLLER_CONNECTED, "Pad one"), (events.CONTROLLER_CONNECTED, "Pad two"),
-                              (events.CONTROLLER_DISCONNECTED, "Pad one")]
+    assert rig.rec.events == [events.ControllerConnected("Pad one"), events.ControllerConnected("Pad two"),
+                              events.ControllerDisconnected("Pad one")]
     pad_1.press("a")  # an unplugged pad is not listened to any more
     assert not rig.pad.is_held("A")
 
@@ -187,13 +196,13 @@ def test_stop_closes_pads_and_stops_listening(rig):
     rig.gamepads.stop()
     assert controller.closed == 1 and rig.pad.held == set()
     rig.manager.plug(FakeController("Late pad"))
-    assert rig.rec.events == [(events.CONTROLLER_CONNECTED, "Fake Xbox pad")]
+    assert rig.rec.events == [events.ControllerConnected("Fake Xbox pad")]
 
 
 def test_button_remapping_from_the_settings_file(tmp_path):
     (tmp_path / "settings.toml").write_text('[controls.gamepad]\nA = "x"\nX = "a"\n')
     pad, manager = Pad(), FakeManager()
-    gamepads = GamepadManager(pad, load_settings(tmp_path), manager=manager)
+    gamepads = gamepads_for(pad, load_settings(tmp_path), manager=manager)
     gamepads.start()
     controller = FakeController()
     manager.plug(controller)
@@ -208,17 +217,17 @@ def test_the_events_reach_app_handlers(make_sim):
         def __init__(self):
             self.lines = []
 
-        def connected(self, name):
-            self.lines.append(f"connected {name}")
+        def connected(self, event):
+            self.lines.append(f"connected {event.name}")
 
-        def disconnected(self, name):
-            self.lines.append(f"disconnected {name}")
+        def disconnected(self, event):
+            self.lines.append(f"disconnected {event.name}")
 
     hud = Hud()
-    sim.app.on(events.CONTROLLER_CONNECTED, hud.connected)
-    sim.app.on(events.CONTROLLER_DISCONNECTED, hud.disconnected)
+    sim.app.on(events.ControllerConnected, hud.connected)
+    sim.app.on(events.ControllerDisconnected, hud.disconnected)
     manager = FakeManager()
-    gamepads = GamepadManager(sim.pad, Settings(), sim.app.emit, manager=manager)
+    gamepads = gamepads_for(sim.pad, Settings(), sim.app.emit, manager=manager)
     gamepads.start()
     controller = FakeController("Pad")
     manager.plug(controller)
@@ -236,7 +245,7 @@ def test_the_events_reach_app_handlers(make_sim):
 def test_headless_construct_and_start_do_not_crash(caplog):
     assert os.environ.get("PYGLET_HEADLESS")  # the suite runs headless
     with caplog.at_level(logging.INFO, logger="donify.input"):
-        gamepads = GamepadManager(Pad(), Settings())
+        gamepads = gamepads_for(Pad(), Settings())
         assert gamepads.start() is False
         gamepads.poll()
         gamepads.stop()
@@ -260,7 +269,8 @@ def test_no_dev_input_is_one_line_not_a_crash(monkeypatch):
 def test_no_display_and_not_headless_is_one_line_not_a_crash():
     env = {k: v for k, v in os.environ.items() if k not in ("PYGLET_HEADLESS", "DISPLAY", "WAYLAND_DISPLAY")}
     code = ("from components.pilot import Pad; from game.input.gamepads import GamepadManager; "
-            "g = GamepadManager(Pad()); print(g.start()); print(g.status)")
+            "from game.input.padwriter import PadWriter; "
+            "g = GamepadManager(PadWriter(Pad())); print(g.start()); print(g.status)")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60,
                          cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     assert out.returncode == 0, out.stderr

@@ -12,8 +12,9 @@ from types import SimpleNamespace
 import pytest
 
 from components.pilot import Pad
-from game import events
+from components import events
 from game.input.inputs_backend import InputsGamepads
+from game.input.padwriter import PadWriter
 from game.settings import Settings
 
 WAIT_S = 2.0
@@ -54,8 +55,8 @@ class Recorder:
     def __init__(self) -> None:
         self.events: list[tuple] = []
 
-    def emit(self, event: str, *payload) -> None:
-        self.events.append((event, *payload))
+    def emit(self, event) -> None:
+        self.events.append(event)
 
 
 def poll_until(backend: InputsGamepads, condition) -> bool:
@@ -68,10 +69,18 @@ def poll_until(backend: InputsGamepads, condition) -> bool:
     return False
 
 
+def backend_for(pad: Pad, emit=None, **options) -> InputsGamepads:
+    """The backend writing `pad` as the window builds it: through a PadWriter with the default
+    settings' dead zones, with their button map."""
+    controls = Settings().controls
+    writer = PadWriter(pad, controls.dead_zone, controls.trigger_dead_zone)
+    return InputsGamepads(writer, controls.gamepad, emit, **options)
+
+
 @pytest.fixture
 def rig():
     device, pad, rec = FakeDevice(), Pad(), Recorder()
-    backend = InputsGamepads(pad, Settings(), rec.emit, devices=[device], join_timeout_s=1.0)
+    backend = backend_for(pad, rec.emit, devices=[device], join_timeout_s=1.0)
     yield SimpleNamespace(device=device, pad=pad, rec=rec, backend=backend)
     backend.stop()
 
@@ -81,7 +90,7 @@ def test_the_reader_thread_starts_and_stops_cleanly(rig):
     (entry,) = rig.backend.pads
     thread = entry.thread
     assert thread.is_alive() and thread.daemon
-    assert rig.rec.events == [(events.CONTROLLER_CONNECTED, "Generic USB Joystick")]
+    assert rig.rec.events == [events.ControllerConnected("Generic USB Joystick")]
     started = time.monotonic()
     assert rig.backend.stop() is True
     assert time.monotonic() - started < 1.0 and not thread.is_alive()
@@ -126,7 +135,7 @@ def test_an_unplugged_pad_is_announced_and_releases_everything(rig):
     thread = rig.backend.pads[0].thread
     rig.device.failure = OSError(19, "No such device")
     assert poll_until(rig.backend, lambda: len(rig.rec.events) == 2)
-    assert rig.rec.events[-1] == (events.CONTROLLER_DISCONNECTED, "Generic USB Joystick")
+    assert rig.rec.events[-1] == events.ControllerDisconnected("Generic USB Joystick")
     assert rig.pad.held == set() and rig.pad.rt == 0.0
     thread.join(WAIT_S)
     assert not thread.is_alive()
@@ -136,7 +145,7 @@ def test_a_reader_blocked_in_read_does_not_hold_up_stop():
     """A real pad at rest sends nothing: its thread waits in read(). stop() gives up after the
     join timeout (the daemon thread then ends at the pad's next event)."""
     device = FakeDevice(blocking=True)
-    backend = InputsGamepads(Pad(), Settings(), devices=[device], join_timeout_s=0.05)
+    backend = backend_for(Pad(), devices=[device], join_timeout_s=0.05)
     backend.start()
     thread = backend.pads[0].thread
     assert poll_until(backend, lambda: device.reads >= 1)
@@ -150,14 +159,14 @@ def test_a_reader_blocked_in_read_does_not_hold_up_stop():
 
 
 def test_no_devices_is_one_line_and_no_thread():
-    backend = InputsGamepads(Pad(), Settings(), devices=[])
+    backend = backend_for(Pad(), devices=[])
     before = threading.active_count()
     assert backend.start() is False
     assert "none found" in backend.status and threading.active_count() == before
 
 
 def test_the_real_inputs_package_never_crashes_start_or_stop():
-    backend = InputsGamepads(Pad(), Settings(), join_timeout_s=0.05)
+    backend = backend_for(Pad(), join_timeout_s=0.05)
     backend.start()  # this machine may or may not have a pad: either way, no exception
     backend.poll()
     backend.stop()

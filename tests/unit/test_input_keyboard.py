@@ -29,7 +29,7 @@ def release(kb: KeyboardInput, *names: str) -> None:
 
 @pytest.fixture
 def kb():
-    return KeyboardInput(Pad())
+    return KeyboardInput(PadWriter(Pad()))
 
 
 @pytest.mark.parametrize(("key", "stick", "expected"), [
@@ -41,39 +41,39 @@ def kb():
 ])
 def test_a_held_key_gives_full_stick_and_release_returns_to_neutral(kb, key, stick, expected):
     press(kb, key)
-    assert getattr(kb.pad, stick) == expected
+    assert getattr(kb.writer.pad, stick) == expected
     kb.update(1 / 60)  # still held next frame
-    assert getattr(kb.pad, stick) == expected
+    assert getattr(kb.writer.pad, stick) == expected
     release(kb, key)
-    assert getattr(kb.pad, stick) == (0.0, 0.0)
+    assert getattr(kb.writer.pad, stick) == (0.0, 0.0)
 
 
 @pytest.mark.parametrize(("a", "b", "stick"), [("UP", "DOWN", "left"), ("W", "S", "left"), ("LEFT", "RIGHT", "left"),
                                                ("A", "D", "left"), ("Q", "E", "right")])
 def test_opposite_keys_cancel(kb, a, b, stick):
     press(kb, a, b)
-    assert getattr(kb.pad, stick) == (0.0, 0.0)
+    assert getattr(kb.writer.pad, stick) == (0.0, 0.0)
     release(kb, b)  # the other one alone deflects again
-    assert math.hypot(*getattr(kb.pad, stick)) == 1.0
+    assert math.hypot(*getattr(kb.writer.pad, stick)) == 1.0
 
 
 def test_two_keys_for_one_direction_still_give_full_not_double(kb):
     press(kb, "UP", "W")
-    assert kb.pad.left == (0.0, 1.0)
+    assert kb.writer.pad.left == (0.0, 1.0)
 
 
 def test_perpendicular_keys_give_a_diagonal_of_length_one(kb):
     press(kb, "UP", "RIGHT")
-    x, y = kb.pad.left
+    x, y = kb.writer.pad.left
     assert math.isclose(math.hypot(x, y), 1.0) and math.isclose(x, y)
 
 
 @pytest.mark.parametrize(("key", "trigger"), [("PAGEUP", "rt"), ("PAGEDOWN", "lt")])
 def test_page_keys_are_full_triggers_while_held(kb, key, trigger):
     press(kb, key)
-    assert getattr(kb.pad, trigger) == 1.0
+    assert getattr(kb.writer.pad, trigger) == 1.0
     release(kb, key)
-    assert getattr(kb.pad, trigger) == 0.0
+    assert getattr(kb.writer.pad, trigger) == 0.0
 
 
 # The shared pad meaning (preamble): A descend (Ctrl), B land (L), X take-off (T), Y climb
@@ -84,31 +84,31 @@ def test_page_keys_are_full_triggers_while_held(kb, key, trigger):
 ])
 def test_default_keys_press_the_pad_buttons_of_the_shared_meaning(kb, key, button):
     assert kb.on_key_press(symbol_of(key), 0) is True  # handled: pyglet's Esc-closes-window never runs
-    assert kb.pad.is_held(button) and kb.pad.presses == [button]
+    assert kb.writer.pad.is_held(button) and kb.writer.pad.presses == [button]
     kb.on_key_release(symbol_of(key), 0)
-    assert not kb.pad.is_held(button)
+    assert not kb.writer.pad.is_held(button)
 
 
 def test_both_ctrl_keys_hold_A_until_the_last_is_released(kb):
     press(kb, "LCTRL", "RCTRL")
-    assert kb.pad.presses == ["A"]  # one press edge, not two
+    assert kb.writer.pad.presses == ["A"]  # one press edge, not two
     release(kb, "LCTRL")
-    assert kb.pad.is_held("A")
+    assert kb.writer.pad.is_held("A")
     release(kb, "RCTRL")
-    assert not kb.pad.is_held("A")
+    assert not kb.writer.pad.is_held("A")
 
 
 def test_key_repeat_does_not_press_again(kb):
     press(kb, "SPACE", "SPACE")
-    assert kb.pad.presses == ["Y"]
+    assert kb.writer.pad.presses == ["Y"]
 
 
 def test_window_actions_go_to_the_callback_not_the_pad():
     actions = []
-    kb = KeyboardInput(Pad(), on_action=actions.append)
+    kb = KeyboardInput(PadWriter(Pad()), on_action=actions.append)
     press(kb, "F11", "F12")
     assert actions == ["fullscreen", "screenshot"]
-    assert kb.pad.held == set() and kb.pad.left == (0.0, 0.0)
+    assert kb.writer.pad.held == set() and kb.writer.pad.left == (0.0, 0.0)
 
 
 def test_unbound_keys_are_left_to_other_handlers(kb):
@@ -120,28 +120,28 @@ def test_modifiers_do_not_change_the_mapping(kb):
     kb.on_key_press(symbol_of("LCTRL"), 0)
     kb.on_key_press(symbol_of("W"), 2)  # MOD_CTRL held: Ctrl+W still moves forward while descending
     kb.update(1 / 60)
-    assert kb.pad.left == (0.0, 1.0) and kb.pad.is_held("A")
+    assert kb.writer.pad.left == (0.0, 1.0) and kb.writer.pad.is_held("A")
 
 
 def test_an_idle_keyboard_never_overwrites_another_device(kb):
     kb.update(1 / 60)
-    kb.pad.left = (0.3, -0.4)  # a script or a gamepad wrote the stick
-    kb.pad.rt = 0.7
+    kb.writer.pad.left = (0.3, -0.4)  # a script or a gamepad wrote the stick
+    kb.writer.pad.rt = 0.7
     for _ in range(3):
         kb.update(1 / 60)
-    assert kb.pad.left == (0.3, -0.4) and kb.pad.rt == 0.7
+    assert kb.writer.pad.left == (0.3, -0.4) and kb.writer.pad.rt == 0.7
 
 
 def test_focus_loss_releases_everything(kb):
     press(kb, "UP", "SPACE", "PAGEUP")
     kb.release_all()
-    assert kb.pad.left == (0.0, 0.0) and kb.pad.rt == 0.0 and kb.pad.held == set()
+    assert kb.writer.pad.left == (0.0, 0.0) and kb.writer.pad.rt == 0.0 and kb.writer.pad.held == set()
 
 
 def test_keyboard_and_gamepad_share_a_button_until_both_let_go():
     pad = Pad()
     writer = PadWriter(pad)
-    kb = KeyboardInput(pad, writer=writer)
+    kb = KeyboardInput(writer)
     gamepad = writer.add("gamepad")
     press(kb, "SPACE")
     writer.press(gamepad, "Y")
@@ -154,34 +154,34 @@ def test_keyboard_and_gamepad_share_a_button_until_both_let_go():
 def test_every_action_has_a_default_binding_and_bindings_use_known_actions():
     assert set(DEFAULT_KEYS) == set(ACTIONS)
     with pytest.raises(ValueError, match="unknown action"):
-        KeyboardInput(Pad(), {"fly_to_the_moon": ["M"]})
+        KeyboardInput(PadWriter(Pad()), {"fly_to_the_moon": ["M"]})
     with pytest.raises(ValueError, match="unknown key name"):
-        KeyboardInput(Pad(), {"climb": ["NOT_A_KEY"]})
+        KeyboardInput(PadWriter(Pad()), {"climb": ["NOT_A_KEY"]})
 
 
 def test_bindings_remapped_in_the_settings_file(tmp_path):
     (tmp_path / "settings.toml").write_text('[controls.keys]\nclimb = "U"\nyaw_left = ["J", "q"]\nbrake = []\n')
     settings = load_settings(tmp_path)
     assert settings.warnings == []
-    kb = KeyboardInput(Pad(), settings.controls.keys)
+    kb = KeyboardInput(PadWriter(Pad()), settings.controls.keys)
     press(kb, "U")
-    assert kb.pad.is_held("Y")
+    assert kb.writer.pad.is_held("Y")
     release(kb, "U")
     press(kb, "SPACE")  # the old climb key no longer climbs
-    assert not kb.pad.is_held("Y")
+    assert not kb.writer.pad.is_held("Y")
     press(kb, "J")
-    assert kb.pad.right == (-1.0, 0.0)
+    assert kb.writer.pad.right == (-1.0, 0.0)
     release(kb, "J")
     press(kb, "K")  # brake unbound
-    assert not kb.pad.is_held("LS")
+    assert not kb.writer.pad.is_held("LS")
     press(kb, "UP")  # untouched actions keep their defaults
-    assert kb.pad.left == (0.0, 1.0)
+    assert kb.writer.pad.left == (0.0, 1.0)
 
 
 def test_page_up_through_the_simulation_raises_motor_power_half_per_second(make_sim):
     # docs/model.md#stabilised-manual-flight: RT / Page Up raises MotorPower at 0.5 per second at full trigger.
     sim = make_sim(level=None, density=0.0, wind=(0.0, 0.0, 0.0), position=(0.0, 0.0, 100.0))
-    kb = KeyboardInput(sim.pad)
+    kb = KeyboardInput(PadWriter(sim.pad))
     kb.on_key_press(symbol_of("PAGEUP"), 0)
     for _ in range(60):
         kb.update(1 / 60)
@@ -195,21 +195,21 @@ def test_page_up_through_the_simulation_raises_motor_power_half_per_second(make_
 
 def test_the_menu_from_the_keyboard_tab_arrows_enter(make_sim):
     from components.pilot import PilotCommand
-    from game import events
+    from components import events
     from systems.menu import Menu
 
     class Heard:
         def __init__(self):
             self.selected = []
 
-        def on_selected(self, entry):
-            self.selected.append(entry)
+        def on_selected(self, event):
+            self.selected.append(event.entry)
 
     sim = make_sim(level=None, density=0.0, wind=(0.0, 0.0, 0.0), position=(0.0, 0.0, 100.0))
     heard = Heard()
-    sim.app.on(events.MENU_SELECTED, heard.on_selected)
+    sim.app.on(events.MenuSelected, heard.on_selected)
     menu = sim.app.resource(Menu)
-    kb = KeyboardInput(sim.pad)
+    kb = KeyboardInput(PadWriter(sim.pad))
 
     def frame():
         kb.update(1 / 60)
@@ -227,6 +227,6 @@ def test_the_menu_from_the_keyboard_tab_arrows_enter(make_sim):
     assert menu.index == 1
     press(kb, "ENTER")
     frame()
-    assert not menu.open and heard.selected == [menu.entries[1][0]]
+    assert not menu.open and heard.selected == [menu.entries[1].id]
     frame()  # Enter still held after choosing: it must not descend (docs/model.md#menu)
     assert "A" not in sim.app.resource(PilotCommand).held

@@ -9,20 +9,20 @@ import shutil
 import pytest
 
 from components.flight import RigidBody
-from game import events
+from components import events
 from game.levels import apply_reload
-from world.geometry import ActiveLevel
-from world.level import LEVELS_DIR
+from world.level import ActiveLevel
+from world.level_file import LEVELS_DIR
 from world.level_watch import LevelWatcher
 
 
 class Reloads:
     def __init__(self, app):
         self.seen = []
-        app.on(events.LEVEL_RELOADED, self.on_reloaded)
+        app.on(events.LevelReloaded, self.on_reloaded)
 
-    def on_reloaded(self, errors):
-        self.seen.append(errors)
+    def on_reloaded(self, event):
+        self.seen.append(list(event.errors))
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ GOOD = textwrap.dedent('''
     """A mod that counts gameplay frames and adds a menu entry."""
     import esper
     from engine.stages import Stage
-    from systems.menu import Menu
+    from systems.menu import Menu, MenuEntry
 
     class CountFrames(esper.Processor):
         def __init__(self):
@@ -26,11 +26,15 @@ GOOD = textwrap.dedent('''
 
     class FrameCounter:
         name = "frame-counter"
+        hellos = 0
 
         def build(self, app):
             self.counter = CountFrames()
             app.add_system(self.counter, Stage.GAMEPLAY)
-            app.resource(Menu).add("hello", "Hello")
+            app.resource(Menu).add(MenuEntry("hello", "Hello", self.hello))
+
+        def hello(self):
+            self.hellos += 1
 
     plugin = FrameCounter()
 ''')
@@ -53,6 +57,7 @@ def test_a_mod_from_the_mods_folder_adds_a_system_and_a_menu_entry(tmp_path):
         assert "hello" in sim.app.resource(Menu).ids()
         assert (Stage.GAMEPLAY, "CountFrames") in sim.app.systems()
         sim.select("hello")  # a mod's entry is selectable like the game's own
+        assert plugins[0].hellos == 1
 
 
 def test_broken_mods_are_reported_and_skipped(tmp_path):
@@ -94,7 +99,8 @@ def test_entry_point_mods(monkeypatch):
 
 def test_the_game_itself_is_built_from_plugins():
     names = [p.name for p in gp.default_plugins()]
-    assert names[0] == "flight" and {"level", "assists", "trail", "weather"} <= set(names)
+    assert names[0] == "pilot-input" and {"menu", "modes", "control", "dynamics", "level", "assists", "trail",
+                                          "weather"} <= set(names)
 
 
 # -- the mod's import: nothing it does quits the game, nothing but a regular file is run ----------

@@ -1,7 +1,8 @@
-"""Scene assembly: the drone entity, its spawn pose, mode changes and Restart.
+"""Scene assembly: the drone entity, its spawn pose, and Restart.
 
 `SceneConfig` (a resource) says what this App is: which vehicle, which level (or none: the
 empty lab world), where the drone spawns, which seed. `Drone` holds the player's entity id.
+Restart puts the drone back with `place_at_spawn` (systems/restart.py).
 """
 
 from __future__ import annotations
@@ -13,19 +14,15 @@ from typing import Any
 import esper
 
 from components.flight import Airframe, Battery, Controller, RigidBody, Rotors
-from components.pilot import Pad
+from components.modes import Mode
 from components.world import Collider, Trail
 from engine.app import App
 from flight import quat
 from flight.battery import fill
 from flight.control.loops import FlightLoops
 from flight.vehicle import Vehicle
-from game import events
-from systems.control import law_of
-from world.geometry import ActiveLevel
+from world.level import ActiveLevel
 from world.sensing import sense_support
-
-MODES = ("manual", "angle", "acro")
 
 
 @dataclass
@@ -82,8 +79,8 @@ def place_at_spawn(app: App) -> None:
     body.quaternion[:] = quat.from_axis_angle((0.0, 0.0, 1.0), config.spawn_yaw_rad)
     body.previous_quaternion[:] = body.quaternion
     rotors.state[:] = 0.0
-    fill(battery.state, rotors.state, vehicle.packed)
-    ctrl.mode = "manual"
+    fill(battery.state, rotors.state, vehicle.physics)
+    ctrl.mode = Mode.MANUAL
     ctrl.motor_power = 0.0
     ctrl.target_velocity[:] = (0.0, 0.0, 0.0)
     ctrl.target_altitude = config.spawn_position_m[2]
@@ -111,46 +108,9 @@ def _sense_at_spawn(app: App, body: RigidBody, collider: Collider) -> None:
     collider.height_above_ground_m = None if support is None else support.distance_m
 
 
-class FlightModes:
-    """Switches the drone's mode without touching its physical state (a long-lived handler)."""
-
-    def __init__(self, app: App) -> None:
-        self.app = app
-
-    def set_mode(self, mode: str) -> None:
-        if mode not in MODES:
-            raise ValueError(f"unknown mode {mode!r}: expected one of {', '.join(MODES)}")
-        app = self.app
-        entity = app.resource(Drone).entity
-        app.activate()
-        ctrl = esper.component_for_entity(entity, Controller)
-        body = esper.component_for_entity(entity, RigidBody)
-        old = ctrl.mode
-        if law_of(old) != law_of(mode):
-            ctrl.loops.reset(body.quaternion)  # another law: its loops start afresh
-        if mode == "manual":
-            ctrl.loops.manual.resume(ctrl, body)
-        else:
-            ctrl.collective = ctrl.motor_power
-        ctrl.mode = mode
-        if old != mode:
-            app.emit(events.MODE_CHANGED, old, mode)
-
-    def on_menu_selected(self, entry: str) -> None:
-        if entry in MODES:
-            self.set_mode(entry)
-        elif entry == "restart":
-            self.app.emit(events.RESET)
-
-    def on_reset(self) -> None:
-        place_at_spawn(self.app)
-        pad = self.app.try_resource(Pad)
-        if pad is not None:
-            pad.neutral()
-
-
 def drone_components(app: App, *kinds):
     """The player's drone components of the given types (for the facade and tools)."""
     entity = app.resource(Drone).entity
     app.activate()
     return tuple(esper.component_for_entity(entity, k) for k in kinds)
+

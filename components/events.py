@@ -1,0 +1,125 @@
+"""Every event the game emits: one dataclass per event, its fields the payload. One module, so a
+modder finds them all.
+
+Register a handler with `app.on(Impact, handler)`: it is called with the `Impact` instance.
+Emit with `app.emit(Message("text"))`. esper keeps weak references to handlers, so pass bound
+methods of long-lived objects, never lambdas. A mod may define events of its own the same way
+(any dataclass).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class ModeChanged:
+    """The drone's flight mode changed (a `components.modes.Mode` value, or a mod's mode)."""
+
+    old: str
+    new: str
+
+
+@dataclass(frozen=True, slots=True)
+class Armed:
+    """MotorPower left zero: the motors are re-armed from the present state."""
+
+
+@dataclass(frozen=True, slots=True)
+class Disarmed:
+    """The motors stopped. `reason`: "motor_power_zero" | "battery_depleted" | "landed"."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class BatteryLow:
+    """Once, when the pack falls below 20 % of its energy."""
+
+    fraction: float  # energy left / capacity
+
+
+@dataclass(frozen=True, slots=True)
+class BatteryDepleted:
+    """The pack is empty: the motors are disarmed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Impact:
+    """The envelope hit a surface faster than the resting speed."""
+
+    speed_m_s: float  # normal speed into the surface
+    normal: tuple[float, float, float]  # out of the surface, world
+    damage: float  # the drone's total damage after this impact, 0..1
+
+
+@dataclass(frozen=True, slots=True)
+class Touchdown:
+    """Resting contact began (not on the spawn pad at start or after Restart)."""
+
+    height_m: float  # world z of the supporting surface
+
+
+@dataclass(frozen=True, slots=True)
+class MenuOpened:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class MenuClosed:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class MenuSelected:
+    """A menu entry was chosen (by the pilot or `Simulation.select`); its action has run."""
+
+    entry: str  # the entry's id (see systems/menu.py)
+
+
+@dataclass(frozen=True, slots=True)
+class Reset:
+    """Restart: the drone goes back to its spawn pose, full pack, no damage."""
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """A line for the HUD's message area (already in the player's language, or a proper noun)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ControllerConnected:
+    name: str  # the gamepad's name as the system reports it
+
+
+@dataclass(frozen=True, slots=True)
+class ControllerDisconnected:
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class LandingRefused:
+    reason: str  # e.g. "slope 32° > 15°", "no surface under the drone"
+
+
+@dataclass(frozen=True, slots=True)
+class MissionStatus:
+    """The mission's status or waypoint changed."""
+
+    status: str  # a `flight.assists.MissionRecord` status
+    waypoint_index: int  # index in the route, -1 before the first
+    reason: str = ""  # why it was interrupted or refused
+
+
+@dataclass(frozen=True, slots=True)
+class LevelReloaded:
+    """The level file changed on disk and was read again."""
+
+    errors: tuple[str, ...]  # empty: reloaded fine; else one located line each, the last good level kept
+
+
+@dataclass(frozen=True, slots=True)
+class UiClick:
+    """A menu cursor move or choice (for the click sound)."""
