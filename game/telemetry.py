@@ -6,7 +6,7 @@ Field names are a contract: scripts, tests, `donify fly --telemetry` and plots r
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass
 
 from flight.assists import MissionRecord
 
@@ -45,14 +45,19 @@ class Telemetry:
 
 
 def _jsonable(value):
-    if isinstance(value, float):
+    kind = type(value)
+    if kind is float:
         return value if math.isfinite(value) else None
-    if isinstance(value, (tuple, list)):
-        return [_jsonable(v) for v in value]
+    if kind is tuple or kind is list:
+        return [v if type(v) is float and math.isfinite(v) else _jsonable(v) for v in value]
+    if value is None or isinstance(value, (bool, int, str)):  # a Mode is a str
+        return value
     if isinstance(value, dict):
         return {k: _jsonable(v) for k, v in value.items()}
-    if is_dataclass(value):
-        return _jsonable(asdict(value))
+    if is_dataclass(value):  # a record (MissionRecord): its fields, without asdict's deep copies
+        return {f.name: _jsonable(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, float):  # a float subclass (numpy.float64)
+        return float(value) if math.isfinite(value) else None
     return value
 
 
