@@ -30,6 +30,8 @@ from typing import Callable, TextIO
 
 from engine.datafile import DataFileError
 from game.atomic import atomic_path, check_output_path
+from game.replay import apply_frame, check_matches, frames_of, load_replay
+from game.replay import call as replay_call
 from game.wording import counted
 from game.script import BUILTIN_ENTRIES, Script, ScriptPlayer, load_script
 from game.seed import SEED_EXPECTED, check_seed
@@ -121,7 +123,8 @@ class FlightSummary:
 # -- the flight -------------------------------------------------------------------------------
 def fly(script: Script, *, level: str | None = None, seconds: float | None = None, seed: int | None = None,
         telemetry: str | Path | None = None, progress: TextIO | None = None,
-        warn: Callable[[str], None] | None = None, plugins=(), strict_mods: bool = False) -> FlightSummary:
+        warn: Callable[[str], None] | None = None, plugins=(), strict_mods: bool = False,
+        record: str | Path | None = None) -> FlightSummary:
     """Fly `script` headless and return its summary.
 
     Args:
@@ -132,6 +135,7 @@ def fly(script: Script, *, level: str | None = None, seconds: float | None = Non
         progress: a stream for the progress bar (shown only if it is a terminal), or None.
         warn: receives one-line warnings (a menu entry the level does not offer, …).
         plugins, strict_mods: mods to fly with (as `Simulation`).
+        record: a replay file to write (game/replay.py), or None.
     """
     from game.simulation import Simulation  # noqa: PLC0415 (the flight core is heavy to import)
 
@@ -145,6 +149,7 @@ def fly(script: Script, *, level: str | None = None, seconds: float | None = Non
         kwargs = {k: v for k, v in (("wind", weather.wind), ("density", weather.density)) if v is not None}
     sim = Simulation(level=level, seed=seed, plugins=plugins, strict_mods=strict_mods, **kwargs)
     try:
+        recorder = None if record is None else sim.record()  # from the start: the weather set below is an input too
         errors = _start_weather(sim, script) + _selection_errors(sim, script, warn)
         if errors:
             raise DataFileError(errors)
@@ -156,6 +161,50 @@ def fly(script: Script, *, level: str | None = None, seconds: float | None = Non
         else:
             with atomic_path(telemetry) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as out:
                 _frames(sim, player, frames, summary, out, progress)
+        if recorder is not None:
+            recorder.recording.save(record)
+        return summary
+    finally:
+        sim.close()
+
+
+def fly_replay(path: str | Path, *, telemetry: str | Path | None = None, progress: TextIO | None = None,
+               plugins=()) -> FlightSummary:
+    """Fly a replay file again, headless: the same Simulation, the same inputs frame by frame, so
+    the telemetry written is bit-identical to the recorded flight's. A replay recorded with
+    another level version, vehicle, Donify version or mods is refused (DataFileError)."""
+    from game.simulation import Simulation  # noqa: PLC0415 (the flight core is heavy to import)
+
+    recording = load_replay(path)
+    made = recording.header["simulation"]
+    sim = Simulation(level=made.get("level"), seed=made.get("seed", 0), density=made.get("density"),
+                     wind=made.get("wind"), position=made.get("position"), yaw_deg=made.get("yaw_deg"),
+                     vehicle=made.get("vehicle"), plugins=plugins)
+    try:
+        check_matches(path, recording.header, sim.level, sim.vehicle, sim.mods)
+        summary = FlightSummary()
+        summary.add(sim.telemetry().as_dict())
+        frames = len(recording.frames)
+        with contextlib.ExitStack() as stack:
+            out = None
+            if telemetry is not None:
+                tmp = stack.enter_context(atomic_path(telemetry))
+                out = stack.enter_context(open(tmp, "w", encoding="utf-8", newline="\n"))
+            bar = _progress_bar(frames, progress)
+            for state, calls in frames_of(recording):
+                for verb, arguments in calls:
+                    replay_call(sim, verb, arguments)
+                apply_frame(sim, state)
+                sim.step(state["dt"])
+                row = sim.telemetry().as_dict()
+                summary.add(row)
+                if out is not None:
+                    out.write(json.dumps(row, allow_nan=False, separators=(",", ":")))
+                    out.write("\n")
+                if bar is not None:
+                    bar.update(1)
+            if bar is not None:
+                bar.close()
         return summary
     finally:
         sim.close()
@@ -236,7 +285,7 @@ def _selection_errors(sim, script: Script, warn) -> list[str]:
 # -- the command --------------------------------------------------------------------------------
 def run_fly(level: str | None, script_path: str | None, seconds: str | None, telemetry: str | None,
             seed: str | None = None, out: TextIO | None = None, err: TextIO | None = None,
-            plugins=(), strict_mods: bool = False) -> int:
+            plugins=(), strict_mods: bool = False, record: str | None = None) -> int:
     """`donify fly`: check the arguments, fly, print the summary. Exit status 0.
 
     Raises ValueError (usage, exit 2) or DataFileError (bad file, exit 1), one line each.
@@ -249,6 +298,8 @@ def run_fly(level: str | None, script_path: str | None, seconds: str | None, tel
     seed_value = None if seed is None else _seed(seed)
     if telemetry is not None:
         check_output_path(telemetry, "fly: --telemetry")
+    if record is not None:
+        check_output_path(record, "fly: --record")
     script = load_script(script_path)
     def warn(line: str) -> None:
         if _is_terminal(err):
@@ -261,11 +312,32 @@ def run_fly(level: str | None, script_path: str | None, seconds: str | None, tel
     try:
         with _terminate_as_exit():
             summary = fly(script, level=level_name, seconds=seconds_value, seed=seed_value, telemetry=telemetry,
-                          progress=err, warn=warn, plugins=plugins, strict_mods=strict_mods)
-    except OSError as exc:  # the telemetry file could not be written (permissions, disk full)
-        raise DataFileError([f"{telemetry}: cannot write the telemetry: {exc.strerror or exc}"]) from None
+                          progress=err, warn=warn, plugins=plugins, strict_mods=strict_mods, record=record)
+    except OSError as exc:  # the telemetry or replay file could not be written (permissions, disk full)
+        raise DataFileError([f"{exc.filename or telemetry}: cannot write it: {exc.strerror or exc}"]) from None
     print(f"Donify scripted flight — {script.path} on level {level_name!r}: {summary.seconds:.2f} s simulated "
           f"({counted(summary.frames, 'frame')})", file=out)
+    for line in summary.lines():
+        print(line, file=out)
+    if telemetry is not None:
+        print(f"  telemetry          {counted(summary.frames, 'record')} in {telemetry}", file=out)
+    if record is not None:
+        print(f"  replay             {record} (donify replay {record})", file=out)
+    return 0
+
+
+def run_replay(path: str, telemetry: str | None, out: TextIO | None = None, err: TextIO | None = None,
+               plugins=()) -> int:
+    """`donify replay`: fly a replay file again headless, print the summary. Exit status 0."""
+    out = out or sys.stdout
+    if telemetry is not None:
+        check_output_path(telemetry, "replay: --telemetry")
+    try:
+        with _terminate_as_exit():
+            summary = fly_replay(path, telemetry=telemetry, progress=err or sys.stderr, plugins=plugins)
+    except OSError as exc:
+        raise DataFileError([f"{exc.filename or telemetry}: cannot write it: {exc.strerror or exc}"]) from None
+    print(f"Donify replay — {path}: {summary.seconds:.2f} s simulated ({counted(summary.frames, 'frame')})", file=out)
     for line in summary.lines():
         print(line, file=out)
     if telemetry is not None:
