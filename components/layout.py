@@ -276,6 +276,8 @@ ROTORS = Table("rotors", "Rotors.state", unit_suffix=True, rows=(
     Row("thrust", 4, "N", "produced, from actual ω"),
     Row("max_speed", 1, "rad/s", "limit at the present loaded voltage"),
     Row("armed", 1, "flag", "motors allowed to spin"),
+    Row("health", 4, "1", "share of kT ω² ρ/ρ₀ each rotor still gives: 1 intact, impacts lower it until Restart "
+        "(flight/damage.py)", initial=(1.0, 1.0, 1.0, 1.0)),
 ))
 
 # ---- Battery.state ---------------------------------------------------------------------------
@@ -333,6 +335,7 @@ PHYSICS = Table("physics", "Vehicle.physics", unit_suffix=True, rows=(
     Row("disc_area", 1, "m^2", "one rotor disc (induced power)",
         Derived("π (prop_diameter / 2)²", lambda v: math.pi * (0.5 * v["prop_diameter"]) ** 2)),
     Row("envelope_size", 3, "m", "collision box with the guards, X, Y, Z", _params("m")),
+    Row("crash_impact_speed", 1, "m/s", "a faster normal impact ends the flight (flight/damage.py)", _params("m/s")),
     Row("battery_energy", 1, "J", "at full charge", _params("Wh")),
     Row("battery_capacity", 1, "Ah", "informative: the model integrates energy", _params("Ah")),
     Row("battery_nominal_voltage", 1, "V", "informative", _params("V")),

@@ -18,6 +18,9 @@ class Collider:
     surface_normal: tuple[float, float, float] = (0.0, 0.0, 1.0)
     damage: float = 0.0  # accumulated, 0 = intact; kept until Restart
     last_impact_speed_m_s: float = 0.0
+    impact_speed_m_s: float = 0.0  # this tick's impact, normal speed m/s (0: none this tick)
+    impact_damage: float = 0.0  # the damage this tick's impact added, 0..1
+    crashed: bool = False  # an impact or the damage ended the flight: motors stopped until Restart
     resting: bool = False  # sitting on an upward surface without bouncing (TOUCHDOWN when it begins)
     contact_id: str | None = None  # id of the solid touched ("" the ground), None: no contact
     support_id: str | None = None  # id of the solid under the drone ("" the ground), None: nothing

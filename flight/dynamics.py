@@ -5,7 +5,7 @@ Right-handed frames: body X forward, Y left, Z up; world Z up. Motors 0 front-ri
 
 * each motor speed follows its setpoint with a first-order response, 35 ms rising and 50 ms
   falling (exact exponential discretisation), limited by the voltage-limited maximum;
-* thrust Tᵢ = kT ωᵢ² ρ/ρ₀; moment rᵢ × (0, 0, Tᵢ); reaction torque −spinᵢ · 0.004 · Tᵢ
+* thrust Tᵢ = hᵢ kT ωᵢ² ρ/ρ₀ (hᵢ the rotor's health, 1 intact: flight/damage.py); moment rᵢ × (0, 0, Tᵢ); reaction torque −spinᵢ · 0.004 · Tᵢ
   about body Z (equal speeds cancel);
 * drag in body axes F = −½ ρ |v_rel| (CdA ⊙ v_rel), v_rel = v − wind, applied 2 mm above the
   centre of mass; angular damping −(c₁ + c₂|ω|) ρ/ρ₀ ω;
@@ -29,7 +29,7 @@ import math
 
 from components.layout import (
     ACCELERATION, AERO_CENTRE_HEIGHT, ANGULAR_DAMPING_LINEAR, ANGULAR_DAMPING_QUADRATIC, ANGULAR_VELOCITY, ARMED,
-    DRAG_AREA, FORCE, GRAVITY, IN_BODY_FRAME, INERTIA, MASS, MAX_SPEED, MOTOR_SPIN, MOTOR_TIME_CONSTANT_DOWN,
+    DRAG_AREA, FORCE, GRAVITY, HEALTH, IN_BODY_FRAME, INERTIA, MASS, MAX_SPEED, MOTOR_SPIN, MOTOR_TIME_CONSTANT_DOWN,
     MOTOR_TIME_CONSTANT_UP, POSITION, PREVIOUS_POSITION, PREVIOUS_QUATERNION, QUATERNION, REACTION_TORQUE_RATIO,
     REFERENCE_AIR_DENSITY, ROTOR_X, ROTOR_Y, SETPOINT, SPEED, THRUST, THRUST_COEFFICIENT, TORQUE, VELOCITY,
 )
@@ -73,7 +73,7 @@ def step_motors(rotors, physics, density_kg_m3: float, dt_s: float) -> None:
         w = rotors[SPEED + i]
         w += (target - w) * (up if target > w else down)
         rotors[SPEED + i] = w
-        rotors[THRUST + i] = k * w * w
+        rotors[THRUST + i] = k * w * w * rotors[HEALTH + i]
 
 
 @njit

@@ -1,8 +1,8 @@
 """COLLISION stage: the drone's envelope against the level (`world.collision`), per tick.
 
 A thin adapter: it hands each drone's tick segment to the pure `ContactSolver`, writes what
-it found into the `Collider` (contact, normals, support, height above ground, damage) and
-emits IMPACT on impacts and TOUCHDOWN when resting contact begins. Contacts are resolved
+it found into the `Collider` (contact, normals, support, height above ground, this tick's
+impact, damage) and emits IMPACT on impacts and TOUCHDOWN when resting contact begins. Contacts are resolved
 here, after the dynamics sub-step — never by an altitude floor inside the dynamics.
 """
 
@@ -45,6 +45,7 @@ class ResolveContacts(esper.Processor):
             for _, col in esper.get_component(Collider):
                 col.contact = col.resting = False
                 col.contact_id = col.support_id = col.support_height_m = col.height_above_ground_m = None
+                col.impact_speed_m_s = col.impact_damage = 0.0
             self._just_placed = False
             return
         for _, (body, col) in esper.get_components(RigidBody, Collider):
@@ -70,9 +71,11 @@ class ResolveContacts(esper.Processor):
             col.support_id = solver.support_id
             col.height_above_ground_m = None if support is None else max(0.0, solver.bottom_z_m - support)
             speed = solver.impact_speed_m_s
+            col.impact_speed_m_s = col.impact_damage = 0.0
             if speed > params.rest_speed_m_s:
-                col.last_impact_speed_m_s = speed
-                col.damage = min(1.0, col.damage + impact_damage(speed, params))
+                col.last_impact_speed_m_s = col.impact_speed_m_s = speed
+                damage = min(1.0, col.damage + impact_damage(speed, params))
+                col.impact_damage, col.damage = damage - col.damage, damage
                 self.app.emit(events.Impact(speed, solver.normal, col.damage))
             if solver.resting and not was_resting and not self._just_placed:
                 self.app.emit(events.Touchdown(support if support is not None else solver.bottom_z_m))

@@ -14,6 +14,7 @@ from typing import Any
 import esper
 
 from components.flight import Airframe, Battery, Controller, RigidBody, Rotors
+from components.layout import ROTORS
 from components.modes import Mode
 from components.world import Collider, Trail
 from engine.app import App
@@ -78,7 +79,7 @@ def place_at_spawn(app: App) -> None:
     body.angular_velocity[:] = (0.0, 0.0, 0.0)
     body.quaternion[:] = quat.from_axis_angle((0.0, 0.0, 1.0), config.spawn_yaw_rad)
     body.previous_quaternion[:] = body.quaternion
-    rotors.state[:] = 0.0
+    rotors.state[:] = ROTORS.fresh()  # stopped, disarmed, every rotor repaired (health 1)
     fill(battery.state, rotors.state, vehicle.physics)
     ctrl.mode = Mode.MANUAL
     ctrl.motor_power = 0.0
@@ -91,6 +92,8 @@ def place_at_spawn(app: App) -> None:
     ctrl.loops.manual.clear()
     ctrl.loops.reset(body.quaternion)
     collider.damage = 0.0
+    collider.crashed = False
+    collider.impact_speed_m_s = collider.impact_damage = 0.0
     collider.contact = False
     collider.last_impact_speed_m_s = 0.0
     _sense_at_spawn(app, body, collider)

@@ -11,9 +11,11 @@ are the Controller's `lab` array (components/layout.py LAB).
 
 from __future__ import annotations
 
+import math
+
 from components.layout import (
-    ANGLE_MAX_TILT, COLLECTIVE, HEADING, LAB_STICK, LAB_YAW_STICK, MAX_MOTOR_SPEED, MAX_RATE, MAX_YAW_RATE,
-    REFERENCE_AIR_DENSITY, THRUST_COEFFICIENT,
+    ANGLE_MAX_TILT, COLLECTIVE, GRAVITY, HEADING, LAB_STICK, LAB_YAW_STICK, MASS, MAX_MOTOR_SPEED, MAX_RATE,
+    MAX_YAW_RATE, REFERENCE_AIR_DENSITY, THRUST_COEFFICIENT,
 )
 from flight import quat
 from flight.control.cascade import from_attitude, from_rates
@@ -48,3 +50,12 @@ def acro_update(loop_state, gains, physics, body, lab, density_kg_m3, max_thrust
     return from_rates(loop_state, gains, physics, body, lab[LAB_STICK] * gains[MAX_RATE],
                       lab[LAB_STICK + 1] * gains[MAX_RATE + 1], -lab[LAB_YAW_STICK] * gains[MAX_RATE + 2],
                       collective, max_thrust_n, dt_s)
+
+
+def hover_collective(physics, density_kg_m3: float, health=(1.0, 1.0, 1.0, 1.0)) -> float:
+    """The collective that hovers: m g over the full scale, four rotors at max_motor_speed,
+    kT ω_max² ρ/ρ₀ each (times each rotor's health: a damaged rotor gives less). About 0.56
+    for the Tello at ρ₀. Infinite in vacuum (nothing hovers). Plain Python, for the HUD."""
+    per_rotor = physics[THRUST_COEFFICIENT] * physics[MAX_MOTOR_SPEED] ** 2 * density_kg_m3 / physics[REFERENCE_AIR_DENSITY]
+    full = per_rotor * sum(float(h) for h in health)
+    return math.inf if full <= 0.0 else physics[MASS] * physics[GRAVITY] / full

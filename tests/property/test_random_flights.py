@@ -65,7 +65,10 @@ def spawns(draw, level_name: str):
     if kind == "pad" or not solids:
         return None
     if kind == "high":
-        return (draw(st.floats(-20, 80)), draw(st.floats(-30, 30)), draw(st.floats(10, 60)))
+        spawn = (draw(st.floats(-20, 80)), draw(st.floats(-30, 30)), draw(st.floats(10, 60)))
+        # high up, but not inside a tall building (south-1 reaches 12 m): not a place to start
+        assume(REFEREES[level_name].depth(spawn, (0.0, 0.0, 0.0, 1.0))[0] < -0.01)
+        return spawn
     s = draw(st.sampled_from(solids))
     if kind == "on_top":  # resting on it, or up to 3 m above it (then landing is likely)
         return (s.centre[0] + draw(st.floats(-1.0, 1.0)) * s.half[0], s.centre[1] + draw(st.floats(-1.0, 1.0)) * s.half[0],
