@@ -16,7 +16,8 @@ describes:
 - `spawn_pad`, `spawn_yaw_deg`: where the drone starts;
 - `weather`: presets (wind, gusts, density, rain), the first or `default_weather` used at start;
 - `lighting`: sun, sky and fog hints for the renderer;
-- `contact`: restitution and friction of the level's surfaces.
+- `contact`: restitution and friction of the level's surfaces;
+- `tutorial`: steps shown one at a time, each a prompt and a condition (`world.tutorial`).
 
 Positions are `[x, y]` (standing on the ground) or `[x, y, z]`; for boxes, cylinders, pads
 and platforms the position is the centre of the *bottom* face, so `z` is where the object
@@ -37,10 +38,11 @@ import math
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
-from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, Strict, StringConstraints,
+from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, Strict, StringConstraints,
                       WithJsonSchema)
 
 from world.geometry import BoxRow, CylinderRow, LevelGeometry
+from world.tutorial import ACTION_NAMES, ConditionError, parse_condition, placeholders
 
 FORMAT_VERSION = 1  # the level format this code reads (`format_version` in the file)
 
@@ -244,6 +246,45 @@ class Contact(_Data):
     friction: Annotated[Number, Field(ge=0.0, le=5.0)] = 0.6  # Coulomb coefficient
 
 
+def _condition(text: str) -> str:
+    """A tutorial condition that parses (world.tutorial); the text is kept, parsed again when run."""
+    try:
+        parse_condition(text)
+    except ConditionError as exc:
+        raise ValueError(f"a condition: {exc}") from None
+    return text
+
+
+def _step_text(text: str) -> str:
+    unknown = [name for name in placeholders(text) if name not in ACTION_NAMES]
+    if unknown:
+        raise ValueError(f"{{action}} placeholders naming actions ({', '.join(ACTION_NAMES)}), found {{{unknown[0]}}}")
+    return text
+
+
+StepText = Annotated[Text, AfterValidator(_step_text)]
+
+
+class StepTexts(_Data):
+    en: StepText  # shown to English players
+    fr: StepText  # shown to French players
+
+
+class TutorialStep(_Data):
+    """One step: the prompt (EN, FR; `{action}` becomes the player's key/button) and the
+    condition on the drone's state that, held for `hold_s`, completes it."""
+
+    text: StepTexts
+    condition: Annotated[Text, AfterValidator(_condition)]
+    hold_s: Annotated[Number, Field(ge=0.0, le=600.0)] = 0.0
+
+
+class Tutorial(_Data):
+    """Steps shown one at a time, in order (world.tutorial: the condition language)."""
+
+    steps: Annotated[list[TutorialStep], Field(min_length=1, max_length=200)]
+
+
 class Level(_Data):
     """A loaded, validated level. Immutable: hot reload builds a new one."""
 
@@ -263,6 +304,7 @@ class Level(_Data):
     weather: Annotated[list[WeatherPreset], Field(min_length=1, max_length=100)] = [CALM]
     lighting: Lighting = Lighting()
     contact: Contact = Contact()
+    tutorial: Tutorial | None = None
     _source: str = PrivateAttr(default="")  # the file it was loaded from
 
     @property

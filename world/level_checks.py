@@ -10,7 +10,8 @@ located line `FILE:LINE: key.path: expected …, got …`, all reported at once:
 - no waypoint lies inside a solid, and the route — the climb from the spawn pad to the
   transit altitude, each leg between waypoints, the descent onto the arrival pad — is not
   blocked by an obstacle (the envelope swept along it with `ROUTE_CLEARANCE_M` of margin);
-- a street has a length, a tree's canopy starts below its top, the fog ends after it starts.
+- a street has a length, a tree's canopy starts below its top, the fog ends after it starts;
+- a tutorial condition's `landed_on` names a pad of the level.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from engine.datafile import TomlSource
 from world.geometry import LevelGeometry
 from world.level import LandingPad, Level, compile_level
 from world.sensing import TELLO_ENVELOPE_M, sweep_envelope
+from world.tutorial import parse_condition
 
 ROUTE_CLEARANCE_M = 0.5  # margin around the envelope along the mission route
 STAND_TOLERANCE_M = 0.01  # a pad's base this close to a surface stands on it
@@ -66,6 +68,11 @@ def semantic_errors(level: Level, source: TomlSource) -> list[str]:
             err(("cylinders", i, "canopy_base"), f"expected a canopy base below the tree's height {c.height:g} m, got {c.canopy_base:g}")
         if c.kind != "tree" and c.canopy_radius > 0.0:
             err(("cylinders", i, "canopy_radius"), f"expected no canopy on a {c.kind} (only trees have one), got {c.canopy_radius:g}")
+    for i, step in enumerate(level.tutorial.steps if level.tutorial else []):
+        for comparison in (c for conj in parse_condition(step.condition).alternatives for c in conj):
+            if comparison.field == "landed_on" and comparison.value not in ("", *pad_ids):
+                err(("tutorial", "steps", i, "condition"), f"expected landed_on compared with the id of a pad "
+                    f"({', '.join(pad_ids)}), got {comparison.value!r}")
     if level.lighting.fog_end <= level.lighting.fog_start:
         err(("lighting", "fog_end"), f"expected more than fog_start {level.lighting.fog_start:g} m, got {level.lighting.fog_end:g}")
     if errors:
