@@ -46,6 +46,11 @@ _NAME_CHARS = 16  # hexadecimal digits of a checkout's or sources' name
 _CACHE_NAME = re.compile(f"[0-9a-f]{{{_NAME_CHARS}}}")
 
 
+#: every compiled function made by `njit` (numba dispatchers, in definition order): the loading
+#: screen counts those compiled (game/startup.py). Empty with DONIFY_NO_JIT.
+DISPATCHERS: list = []
+
+
 if os.environ.get("DONIFY_NO_JIT"):
     def njit(fn=None, **_options):
         return fn if fn is not None else (lambda f: f)
@@ -59,5 +64,9 @@ else:
         options.setdefault("cache", True)
         options.setdefault("fastmath", False)  # keep IEEE results: telemetry must be reproducible
         if fn is None:
-            return lambda f: _numba_njit(**options)(f)
-        return _numba_njit(**options)(fn)
+            return lambda f: _registered(_numba_njit(**options)(f))
+        return _registered(_numba_njit(**options)(fn))
+
+    def _registered(dispatcher):
+        DISPATCHERS.append(dispatcher)
+        return dispatcher

@@ -201,4 +201,10 @@ def run_bench(runs: int = 5, seconds: float = 60.0, render: bool = False, out=pr
             out("  render: the window is not part of this build")
         else:
             run_render_bench(runs=runs, out=out)
+    try:
+        from game.startup_bench import run_startup_bench
+    except ImportError:
+        out("  start-up: the window is not part of this build")
+    else:
+        run_startup_bench(runs=runs, out=out)
     return 0

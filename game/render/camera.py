@@ -9,6 +9,19 @@ projection matrices for a viewport aspect. Pure numpy: no GL, so the maths is te
   itself is tracked exactly so it stays centred. Collision-aware: the segment from the drone
   to the wanted eye is cast against the level; the eye comes in at once when blocked and
   eases back out.
+  Landing aid: when the drone is coming down to a surface — the landing assist flies, or it
+  descends faster than `DESCENDING_M_S` — the eye rises (up to `GROUND_VIEW_RISE_M` more) and
+  the camera looks below the drone (up to `GROUND_VIEW_LOOK_DOWN` of the height, at most
+  `GROUND_VIEW_DEPTH_M`), so that the surface under it is in the frame with the drone. The
+  weight of this ground view (`ground_view_weight`) rises by a smoothstep from 0 at
+  `GROUND_VIEW_LOW_M` above the surface (lower, the usual view already shows it: a drone
+  resting on a pad is seen as always) to 1 at `GROUND_VIEW_FULL_M`; descending, it stays 1 up
+  to `GROUND_VIEW_HIGH_M` and falls by a smoothstep to 0 at `GROUND_VIEW_NONE_M`; the landing
+  assist keeps it at 1 at any height. Hovering or cruising low (the 1.5 m a take-off ends at)
+  keeps the usual view — looking at the ground there would hide where the drone is going —
+  except skimming under `HOVER_VIEW_NONE_M`. The weight eases to its new value with
+  `GROUND_VIEW_TAU_S`. Up to about 3 m above the surface, the point under the drone is then in
+  the frame.
 - First person: at the front camera's optical centre, fixed to the body (the Tello has no
   mechanical gimbal, docs/model.md#weather), looking along body +X.
 - Map: orthographic, looking straight down, world +X to the right and +Y up the screen,
@@ -64,6 +77,37 @@ def _wrap(angle: float) -> float:
     return (angle + math.pi) % (2.0 * math.pi) - math.pi
 
 
+def smoothstep(edge0: float, edge1: float, x: float) -> float:
+    t = min(1.0, max(0.0, (x - edge0) / (edge1 - edge0)))
+    return t * t * (3.0 - 2.0 * t)
+
+
+GROUND_VIEW_LOW_M = 0.2  # m above the surface: no ground view below this (the surface is in view)
+GROUND_VIEW_FULL_M = 0.8  # m: the full ground view from here…
+GROUND_VIEW_HIGH_M = 1.5  # m: …to here
+GROUND_VIEW_NONE_M = 4.0  # m: none above this (unless landing)
+GROUND_VIEW_RISE_M = 0.5  # m the eye rises in the full ground view
+GROUND_VIEW_LOOK_DOWN = 0.6  # the look point goes this fraction of the height below the drone…
+GROUND_VIEW_DEPTH_M = 2.0  # …of at most this height: the drone stays in the frame
+GROUND_VIEW_TAU_S = 0.5  # s, how fast the ground view comes and goes
+DESCENDING_M_S = 0.3  # m/s: coming down faster than this near a surface asks for the ground view
+HOVER_VIEW_FULL_M = 0.5  # m: not descending, the full ground view only below this…
+HOVER_VIEW_NONE_M = 1.0  # m: …and none from here up
+
+
+def ground_view_weight(height_m: float | None, landing: bool, descending: bool = False) -> float:
+    """How much of the ground view the chase camera wants: 1 landing, or coming down low; 0
+    high, hovering or cruising above a metre, or when nothing is under the drone."""
+    if height_m is None:
+        return 0.0
+    rise = smoothstep(GROUND_VIEW_LOW_M, GROUND_VIEW_FULL_M, height_m)
+    if landing:
+        return rise
+    if descending:
+        return rise * (1.0 - smoothstep(GROUND_VIEW_HIGH_M, GROUND_VIEW_NONE_M, height_m))
+    return rise * (1.0 - smoothstep(HOVER_VIEW_FULL_M, HOVER_VIEW_NONE_M, height_m))
+
+
 def heading_rad(rotation: np.ndarray, fallback: float) -> float:
     """Yaw of body +X projected on the ground; `fallback` when the nose points up or down."""
     fx, fy = rotation[0, 0], rotation[1, 0]
@@ -97,10 +141,24 @@ class ChaseCamera:
         self.reach = 1.0  # fraction of the wanted distance available after collisions
         self.target = np.zeros(3)
         self.eye = np.zeros(3)
+        self.look_at = np.zeros(3)  # where the camera looks: the drone, or below it (ground view)
+        self.height_above_ground_m: float | None = None  # the drone's, told before each update
+        self.landing = False  # the landing assist flies
+        self.descending = False  # coming down faster than DESCENDING_M_S
+        self.ground_view = 0.0  # the ground view's eased weight (see the module docstring)
 
     def reset(self) -> None:
         self.heading = None
         self.reach = 1.0
+        self.ground_view = 0.0
+
+    def sense_ground(self, height_above_ground_m: float | None, landing: bool, vertical_speed_m_s: float = 0.0) -> None:
+        """The drone's height above the surface under it (None: nothing under it), whether the
+        landing assist flies and its vertical speed (m/s, up +); the next `update` eases the
+        ground view towards them."""
+        self.height_above_ground_m = height_above_ground_m
+        self.landing = landing
+        self.descending = vertical_speed_m_s < -DESCENDING_M_S
 
     def update(self, dt: float, position: np.ndarray, rotation: np.ndarray) -> None:
         wanted = heading_rad(rotation, self.heading if self.heading is not None else 0.0)
@@ -108,9 +166,14 @@ class ChaseCamera:
             self.heading = wanted
         else:
             self.heading = _wrap(self.heading + _wrap(wanted - self.heading) * _smoothing(dt, self.heading_tau_s))
-        self.target = np.asarray(position, dtype=float) + (0.0, 0.0, 0.02)
+        wanted_view = ground_view_weight(self.height_above_ground_m, self.landing, self.descending)
+        self.ground_view += (wanted_view - self.ground_view) * _smoothing(max(dt, 0.0), GROUND_VIEW_TAU_S)
+        g = self.ground_view
+        height = max(0.0, self.height_above_ground_m or 0.0)
+        drone = np.asarray(position, dtype=float)
+        self.target = drone + (0.0, 0.0, 0.02)
         back = np.array((-math.cos(self.heading) * self.distance_m, -math.sin(self.heading) * self.distance_m,
-                         self.height_m))
+                         self.height_m + GROUND_VIEW_RISE_M * g))
         reach = 1.0
         if self.raycast is not None:
             hit = self.raycast(self.target, self.target + back)
@@ -122,10 +185,11 @@ class ChaseCamera:
         else:
             self.reach += (reach - self.reach) * _smoothing(dt, self.EASE_OUT_TAU_S)
         self.eye = self.target + back * self.reach
+        self.look_at = self.target - (0.0, 0.0, g * GROUND_VIEW_LOOK_DOWN * min(height, GROUND_VIEW_DEPTH_M))
 
     def view(self, aspect: float) -> View:
         near, far = 0.03, 2000.0
-        return View(self.name, self.eye.copy(), tf.look_at(self.eye, self.target),
+        return View(self.name, self.eye.copy(), tf.look_at(self.eye, self.look_at),
                     tf.perspective(self.fov_y_deg, aspect, near, far), near, far)
 
 

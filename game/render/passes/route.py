@@ -1,6 +1,8 @@
-"""The mission route (the level's waypoints in order): a line strip, shown on the map and,
-from the other cameras, while the mission flies. It also tells the HUD how far the drone is
-from a waypoint."""
+"""The mission route (the level's waypoints in order): a ribbon `ROUTE_WIDTH_PX` pixels wide
+facing the camera (game/render/ribbon.py), drawn from the chase and first-person cameras only
+while the mission flies — otherwise it would be a line across the sky of every free flight —
+and always on the map, where it is the level's plan. It also tells the HUD how far the drone
+is from a waypoint."""
 
 from __future__ import annotations
 
@@ -10,11 +12,12 @@ from pyglet import gl
 from components.flight import Controller
 from game.render.frame import BLENDED, IDENTITY, LAYOUT, WHITE, DrawnLevel, Frame, Pass
 from game.render.gl import GpuMesh
-from game.render.mesh import VERTEX_FLOATS, line_strip_vertices
+from game.render.ribbon import ribbon_vertices
 from systems.scene import drone_components
 
 ROUTE_COLOUR = (0.3, 0.9, 1.0)
 ROUTE_ALPHA = 0.9
+ROUTE_WIDTH_PX = 3.0
 
 
 class RoutePass(Pass):
@@ -24,11 +27,16 @@ class RoutePass(Pass):
         self.app = app
         self.line = GpuMesh(LAYOUT, dynamic=True)
         self.points: list[tuple[float, float, float]] = []  # m, world, in flying order
+        self.shown = False  # drawn this frame
 
     def use_level(self, level: DrawnLevel) -> None:
         self.points = level.meshes.route_m
-        self.line.upload(line_strip_vertices(np.array(self.points).reshape(-1, 3), ROUTE_COLOUR, ROUTE_ALPHA)
-                         if self.points else np.zeros((0, VERTEX_FLOATS), np.float32))
+
+    def prepare(self, frame: Frame) -> None:
+        self.shown = len(self.points) >= 2 and (frame.camera == "top" or self._mission_active())
+        if self.shown:
+            self.line.upload(ribbon_vertices(np.array(self.points, dtype=float), frame.view, frame.fb_height,
+                                             ROUTE_WIDTH_PX, ROUTE_COLOUR, ROUTE_ALPHA))
 
     def distance_m(self, index: int, position: np.ndarray) -> float | None:
         """From `position` to waypoint `index`; None when the route has no such waypoint."""
@@ -37,10 +45,10 @@ class RoutePass(Pass):
         return None
 
     def draw(self, frame: Frame) -> None:
-        if frame.camera == "top" or self._mission_active():
+        if self.shown and (frame.camera == "top" or self._mission_active()):
             frame.use(frame.lit)
             frame.lit.material(IDENTITY, WHITE, unlit=1.0)
-            self.line.draw(gl.GL_LINE_STRIP)
+            self.line.draw(gl.GL_TRIANGLE_STRIP)
 
     def _mission_active(self) -> bool:
         (ctrl,) = drone_components(self.app, Controller)

@@ -3,7 +3,8 @@
 Drawn after the opaque scene with the depth test, so it gets only the pixels nothing covered;
 below its rim the frame's clear colour — the level's horizon colour, which the Renderer
 clears to — is the sky, so a software renderer never rasterises sky behind the street. The
-map camera looks straight down and sees no sky.
+map camera looks straight down and sees no sky. In rain the cap is rebuilt from the darkened
+lighting (game/render/rain_light.py) whenever the rain rate changes.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from game.render.frame import BACKDROP, LAYOUT, NO_FOG, WHITE, DrawnLevel, Frame
 from game.render.gl import GpuMesh
 from game.render.level_model import rgb
 from game.render.mesh import VERTEX_FLOATS, MeshBuilder
+from game.render.rain_light import rain_lighting
 from world.level import Lighting
+from world.weather import Weather
 
 SKY_CAP_START_DEG = 12.0  # below this the clear colour (the horizon's) is the sky
 SKY_RADIUS_OF_FAR = 0.8  # the cap's radius, a fraction of the far plane's distance
@@ -26,11 +29,25 @@ SKY_RADIUS_OF_FAR = 0.8  # the cap's radius, a fraction of the far plane's dista
 class SkyPass(Pass):
     state = BACKDROP  # seen from inside: its front faces are culled
 
-    def __init__(self) -> None:
+    def __init__(self, app=None) -> None:
+        self.app = app  # for the weather's rain (None: always the level's dry sky)
         self.dome = GpuMesh(LAYOUT)
+        self.lighting: Lighting | None = None  # the level's
+        self.rain_mm_h: float | None = None  # the rain the dome was built for
 
     def use_level(self, level: DrawnLevel) -> None:
-        self.dome.upload(sky_dome(level.lighting).array())
+        self.lighting = level.lighting
+        self.rain_mm_h = None
+        self._build(0.0)
+
+    def prepare(self, frame: Frame) -> None:
+        rain = self.app.resource(Weather).rain_mm_h if self.app is not None else 0.0
+        if rain != self.rain_mm_h and self.lighting is not None:
+            self._build(rain)
+
+    def _build(self, rain_mm_h: float) -> None:
+        self.rain_mm_h = rain_mm_h
+        self.dome.upload(sky_dome(rain_lighting(self.lighting, rain_mm_h)).array())
 
     def draw(self, frame: Frame) -> None:
         if frame.camera == "top":
