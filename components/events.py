@@ -54,6 +54,16 @@ class Impact:
 
 
 @dataclass(frozen=True, slots=True)
+class Crashed:
+    """The flight ended: an impact faster than the frame takes, or damage reaching 1. The motors
+    are stopped and stay so until Restart (systems/crash.py)."""
+
+    reason: str  # "impact" | "damage" (flight/damage.py)
+    speed_m_s: float  # the impact's normal speed
+    damage: float  # the drone's total damage, 0..1
+
+
+@dataclass(frozen=True, slots=True)
 class Touchdown:
     """Resting contact began (not on the spawn pad at start or after Restart)."""
 
@@ -84,9 +94,13 @@ class Reset:
 
 @dataclass(frozen=True, slots=True)
 class Message:
-    """A line for the HUD's message area (already in the player's language, or a proper noun)."""
+    """A line for the HUD's message area. `text` is English (logs, mods' own lines); `key` and
+    `args`, when given, name the line in the HUD's catalogue (game/render/hud_text.py
+    MESSAGES), which the HUD then shows in the player's language instead of `text`."""
 
     text: str
+    key: str = ""
+    args: tuple = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,3 +137,12 @@ class LevelReloaded:
 @dataclass(frozen=True, slots=True)
 class UiClick:
     """A menu cursor move or choice (for the click sound)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TutorialStep:
+    """A tutorial step was completed (its condition held for its hold time)."""
+
+    index: int  # the completed step, 0-based
+    count: int  # steps in the tutorial
+    finished: bool  # it was the last one

@@ -34,7 +34,8 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command")
 
     play = sub.add_parser("play", help="open the game window (headless demo flight where there is no display)")
-    play.add_argument("--level", default="street", help="level name or path (default: street)")
+    play.add_argument("--level", default=None,
+                      help="level name or path: fly it straight away (default: the title screen, the street behind it)")
     play.add_argument("--demo", action="store_true", help="run the headless demo flight instead of the window")
     _mod_arguments(play)
 
@@ -48,7 +49,13 @@ def _parser() -> argparse.ArgumentParser:
     fly.add_argument("--seconds", metavar="N", help="seconds to fly (default: the script's)")
     fly.add_argument("--telemetry", metavar="OUT.jsonl", help="write one telemetry record per frame (JSON lines)")
     fly.add_argument("--seed", metavar="N", help="random seed (default: the script's, else 0)")
+    fly.add_argument("--record", metavar="OUT.replay", help="write a replay of the flight (donify replay flies it again)")
     _mod_arguments(fly)
+
+    replay = sub.add_parser("replay", help="fly a replay file again headless (telemetry bit-identical to the original)")
+    replay.add_argument("replay_file", metavar="R.replay", help="written by donify fly --record")
+    replay.add_argument("--telemetry", metavar="OUT.jsonl", help="write one telemetry record per frame (JSON lines)")
+    _mod_arguments(replay)
 
     plot = sub.add_parser("plot", help="plot a telemetry file (altitude, speeds, rpm, thrust, battery) to an image")
     plot.add_argument("telemetry_file", metavar="TELEMETRY.jsonl", help="written by donify fly --telemetry")
@@ -70,6 +77,7 @@ def _parser() -> argparse.ArgumentParser:
     shot.add_argument("--size", default="1280x720", metavar="WxH", help="image size in pixels (default: 1280x720)")
     shot.add_argument("--seconds", type=float, default=5.0, help="seconds of cruise before the picture (default 5)")
     shot.add_argument("--language", default="en", help="HUD language: en or fr (default: en)")
+    shot.add_argument("--hud", default="player", help="player or engineering (default: player)")
 
     settings = sub.add_parser("settings", help="say where the settings file is, whether it exists, and check it "
                                                "(exit 1 if it has problems)")
@@ -113,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         return 141  # 128 + SIGPIPE, what a shell reports for a tool stopped by a closed pipe
 
 
-FLYING_COMMANDS = (None, "play", "demo", "fly", "bench", "screenshot")
+FLYING_COMMANDS = (None, "play", "demo", "fly", "replay", "bench", "screenshot")
 COMPILE_NOTICE = "donify: compiling the flight code (first run only, ~15 s)…"
 
 
@@ -155,7 +163,7 @@ def _main(argv: list[str] | None) -> int:
         _CompileNotice.install()
     try:
         if args.command in (None, "play"):
-            return _play(getattr(args, "level", "street"), getattr(args, "demo", False),
+            return _play(getattr(args, "level", None), getattr(args, "demo", False),
                          getattr(args, "mods", None), getattr(args, "strict_mods", False))
         if args.command == "demo":
             return _demo(args.level, _find_mods(args.mods, args.strict_mods), args.strict_mods)
@@ -163,7 +171,10 @@ def _main(argv: list[str] | None) -> int:
             from game.fly import run_fly  # noqa: PLC0415
             plugins = _find_mods(args.mods, args.strict_mods)
             return run_fly(args.level, args.script, args.seconds, args.telemetry, args.seed,
-                           plugins=plugins, strict_mods=args.strict_mods)
+                           plugins=plugins, strict_mods=args.strict_mods, record=args.record)
+        if args.command == "replay":
+            from game.fly import run_replay  # noqa: PLC0415
+            return run_replay(args.replay_file, args.telemetry, plugins=_find_mods(args.mods, args.strict_mods))
         if args.command == "plot":
             from game.plot import run_plot  # noqa: PLC0415
             return run_plot(args.telemetry_file, args.output)
@@ -173,7 +184,8 @@ def _main(argv: list[str] | None) -> int:
             return _settings(args.write)
         if args.command == "screenshot":
             from game.screenshot import run_screenshot  # noqa: PLC0415
-            return run_screenshot(args.output, args.level, args.camera, args.size, args.seconds, args.language)
+            return run_screenshot(args.output, args.level, args.camera, args.size, args.seconds, args.language,
+                                  hud=args.hud)
         if args.command == "bench":
             from game.bench import run_bench
             if args.runs < 1 or not args.seconds > 0:
@@ -198,7 +210,9 @@ def _main(argv: list[str] | None) -> int:
     return 2
 
 
-def _play(level: str, demo: bool, mod_dirs: list[str] | None = None, strict_mods: bool = False) -> int:
+def _play(level: str | None, demo: bool, mod_dirs: list[str] | None = None, strict_mods: bool = False) -> int:
+    title = level is None  # no --level: the title screen
+    level = level or "street"
     plugins = _find_mods(mod_dirs, strict_mods)  # the headless fallback flies with the same mods
     problem = None if demo else display_problem()
     if demo or problem is not None:
@@ -215,7 +229,7 @@ def _play(level: str, demo: bool, mod_dirs: list[str] | None = None, strict_mods
             raise
         print(f"donify: cannot open the display ({exc}): running the headless demo flight instead of the window")
         return _demo(level, plugins, strict_mods)
-    return play(level, plugins=plugins, strict_mods=strict_mods)
+    return play(level, plugins=plugins, strict_mods=strict_mods, title=title)
 
 
 def _check_levels(files: list[str]) -> int:

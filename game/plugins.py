@@ -37,6 +37,7 @@ from systems.assists import AssistPlugin
 from systems.battery_events import BatteryEventsPlugin
 from systems.collision import LevelPlugin
 from systems.control import ControlPlugin
+from systems.crash import CrashPlugin
 from systems.dynamics import DynamicsPlugin
 from systems.manual import ManualFlightPlugin
 from systems.menu import MenuPlugin
@@ -45,6 +46,7 @@ from systems.pilot_input import PilotInputPlugin
 from systems.restart import RestartPlugin
 from systems.scene import Drone
 from systems.trail import TrailPlugin
+from systems.tutorial import TutorialPlugin
 
 log = logging.getLogger("donify.plugins")
 
@@ -58,8 +60,8 @@ def default_plugins() -> list[Plugin]:
     stage, unless a system declares `after=` / `before=`). Each is one module of `systems/`,
     written the way a mod is."""
     return [PilotInputPlugin(), MenuPlugin(), FlightModesPlugin(), RestartPlugin(), ManualFlightPlugin(),
-            ControlPlugin(), DynamicsPlugin(), BatteryEventsPlugin(), LevelPlugin(), AssistPlugin(),
-            TrailPlugin(), WeatherPlugin()]
+            ControlPlugin(), DynamicsPlugin(), BatteryEventsPlugin(), LevelPlugin(), AssistPlugin(), CrashPlugin(),
+            TrailPlugin(), WeatherPlugin(), TutorialPlugin()]
 
 
 # -- mods -----------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from pathlib import Path
 from game.atomic import check_output_path
 
 CAMERAS = ("chase", "fpv", "top")
+HUDS = ("player", "engineering")  # game/settings.py HUD_KINDS
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -27,7 +28,9 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def run_screenshot(output: str, level: str = "street", camera: str = "chase", size: str = "1280x720",
-                   seconds: float = 5.0, language: str = "en", out=print) -> int:
+                   seconds: float = 5.0, language: str = "en", out=print, hud: str = "player") -> int:
+    if hud not in HUDS:
+        raise ValueError(f"--hud: expected one of {', '.join(HUDS)}, got {hud!r}")
     if camera not in CAMERAS:
         raise ValueError(f"--camera: expected one of {', '.join(CAMERAS)}, got {camera!r}")
     if language not in ("en", "fr"):
@@ -52,6 +55,7 @@ def run_screenshot(output: str, level: str = "street", camera: str = "chase", si
     settings.language = language
     settings.camera.default_view = camera
     settings.input.backend = "none"
+    settings.hud = hud
     game = Game(level, settings=settings, width=width, height=height, visible=False, audio=False)
     try:
         fly_for_the_picture(game, seconds)
@@ -59,7 +63,7 @@ def run_screenshot(output: str, level: str = "street", camera: str = "chase", si
         save_png(game.pixels(), path)
     finally:
         game.close()
-    out(f"donify: screenshot saved to {path} ({width}x{height}, {camera} camera, level {level!r})")
+    out(f"donify: screenshot saved to {path} ({width}x{height}, {camera} camera, {hud} HUD, level {level!r})")
     return 0
 
 

@@ -28,6 +28,7 @@ from flight.vehicle import RPM_TO_RAD_S, Vehicle, default_vehicle, load_vehicle
 from components import events
 from game.levels import apply_level
 from game.plugins import build_mods, default_plugins
+from game.replay import FORMAT, FORMAT_VERSION, Recorder, donify_version, level_hash, vehicle_hash
 from game.seed import check_seed
 from game.telemetry import Telemetry
 from systems.weather import set_weather as _set_weather
@@ -85,6 +86,12 @@ class Simulation:
         elif not isinstance(vehicle, Vehicle):
             vehicle = load_vehicle(vehicle)
         self.vehicle = vehicle
+        # how this Simulation was made, for a replay (game/replay.py)
+        self._made_with = {"level": level if isinstance(level, str) or level is None else str(level),
+                           "seed": seed, "density": density, "wind": None if wind is None else list(wind),
+                           "position": None if position is None else list(position), "yaw_deg": yaw_deg,
+                           "vehicle": None if vehicle is default_vehicle() else vehicle.source}
+        self._recorder: Recorder | None = None
 
         level_obj, spawn, spawn_yaw, preset_density, preset_wind = _resolve_level(level, vehicle)
         self.level = level_obj
@@ -104,12 +111,15 @@ class Simulation:
         app.add_plugins(default_plugins())
         spawn_drone(app, self.config)
         self.mod_problems = build_mods(app, list(plugins), strict=strict_mods)
+        self.mods = [str(p.name) for p in plugins]
 
     # -- driving ---------------------------------------------------------------------------
     def step(self, dt: float = FRAME_S) -> None:
         """One frame of `dt` seconds (capped at 0.25 s, sub-stepped at 1/240 s)."""
         if isinstance(dt, bool) or not isinstance(dt, (int, float)) or not math.isfinite(dt) or dt <= 0.0:
             raise ValueError(f"dt: expected a finite number of seconds > 0, got {dt!r}")
+        if self._recorder is not None:
+            self._recorder.frame(self.pad, dt)
         self.app.update(float(dt))
 
     def run(self, seconds: float, dt: float = FRAME_S) -> None:
@@ -123,14 +133,17 @@ class Simulation:
     def select(self, name: str) -> None:
         """What choosing `name` in the LB/Tab menu does (an unknown name raises ValueError)."""
         select(self.app, name)
+        self._note("select", name=name)
 
     def set_mode(self, mode: str) -> None:
         """Switch to a laboratory model ("angle", "acro") or back to "manual"."""
         self.app.resource(FlightModes).set_mode(mode)
+        self._note("set_mode", mode=mode)
 
     def reset(self) -> None:
         """Restart / ResetFlight: spawn pad, full pack, repaired, trail cleared."""
         self.app.emit(events.Reset())
+        self._note("reset")
 
     def set_weather(self, *, preset: str | None = None, wind=None, density: float | str | None = None,
                     gusts: float | None = None, rain: float | None = None) -> None:
@@ -140,6 +153,27 @@ class Simulation:
         `gusts` (turbulence intensity σ, m/s; 0 = steady wind), `rain` (mm/h, visual only).
         Everything is checked before anything changes; bad values raise ValueError."""
         _set_weather(self.app, preset=preset, wind=wind, density=density, gusts=gusts, rain=rain)
+        self._note("set_weather", preset=preset, wind=wind, density=density, gusts=gusts, rain=rain)
+
+    # -- recording -------------------------------------------------------------------------
+    def record(self) -> Recorder:
+        """Note every input from now on (the pad each frame, the verbs above) for a replay:
+        `sim.record().recording.save("flight.replay")` after flying; `game.replay` reads it.
+        Start it before the first frame: a replay flies from the start."""
+        if self.app.frame_count:
+            raise ValueError("record(): start recording before the first frame (a replay flies from the start)")
+        level = self.level
+        self._recorder = Recorder({
+            "format": FORMAT, "version": FORMAT_VERSION, "donify": donify_version(),
+            "level": None if level is None else {"name": level.name, "sha256": level_hash(level)},
+            "vehicle": {"name": self.vehicle.name, "sha256": vehicle_hash(self.vehicle)},
+            "simulation": self._made_with, "mods": self.mods,
+        })
+        return self._recorder
+
+    def _note(self, verb: str, **arguments) -> None:
+        if self._recorder is not None:  # only a call that succeeded is part of the flight
+            self._recorder.call(verb, arguments)
 
     def apply_level(self, level) -> None:
         """Fly in another level (a `Level`, a name or a path) from the next tick: geometry and
@@ -194,6 +228,7 @@ class Simulation:
             trail_points=len(trail.points),
             mission=assists.mission_record.record(),
             landing_refused=assists.landing_refused,
+            crashed=collider.crashed,
         )
 
     def components(self, *kinds):

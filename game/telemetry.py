@@ -38,6 +38,7 @@ class Telemetry:
     trail_points: int
     mission: MissionRecord = field(default_factory=MissionRecord)  # status, waypoint index, …
     landing_refused: str = ""  # why the last landing (B) was refused; "" if it was not
+    crashed: bool = False  # an impact or the damage ended the flight: motors stopped until Restart
 
     def as_dict(self) -> dict:
         """JSON-ready: tuples become lists, non-finite numbers become None."""

@@ -32,16 +32,21 @@ import pyglet
 import game.render  # noqa: F401 (sets pyglet's GL options before pyglet.gl is imported)
 from game.demo import run_demo
 from game.input.devices import InputDevices, apply_input_settings
+from game.input.keyboard import ACTIONS
 from game.input.padwriter import PadWriter
 from game.levels import apply_reload
 from game.render import hud_text
 from game.render.gl import save_png
+from game.render.hints import GROUPS, Controls
 from game.render.level_model import prepare_level_meshes
+from game.render.loading import run_with_loading_screen
 from game.render.pause import PausePanel
 from game.render.plugin import RenderPlugin
 from game.render.renderer import Renderer
-from game.settings import Settings, load_settings
+from game.settings import MSAA_AUTO_SAMPLES, Settings, load_settings
 from game.simulation import Simulation
+from game.startup import compile_progress, warm_up
+from game.title_flow import TitleFlow
 from world.level import ActiveLevel
 from world.level_watch import BackgroundLevelWatcher
 
@@ -51,22 +56,49 @@ CAPTION = "Donify — Ryze Tello (reconstructed) in the street"
 MIN_SIZE = (320, 240)
 
 
-def _gl_configs():
+def _gl_configs(msaa: int = 0):
     """The GL configurations to try, best first: 8-bit RGBA, a 24-bit depth buffer and no
     stencil (left to itself EGL picked 16-bit colour with a stencil: slower on llvmpipe, which
-    converts every pixel, and with banding), then whatever GL 3.3 core gives."""
-    yield pyglet.gl.Config(double_buffer=True, red_size=8, green_size=8, blue_size=8, alpha_size=8, depth_size=24,
-                           stencil_size=0, major_version=3, minor_version=3, forward_compatible=True)
+    converts every pixel, and with banding) with `msaa` samples per pixel (display.msaa), then
+    the same without multisampling, then whatever GL 3.3 core gives."""
+    exact = dict(double_buffer=True, red_size=8, green_size=8, blue_size=8, alpha_size=8, depth_size=24,
+                 stencil_size=0, major_version=3, minor_version=3, forward_compatible=True)
+    if msaa > 0:
+        yield pyglet.gl.Config(sample_buffers=1, samples=msaa, **exact)
+    yield pyglet.gl.Config(**exact)
     yield pyglet.gl.Config(double_buffer=True, depth_size=24, major_version=3, minor_version=3, forward_compatible=True)
 
 
-def _open_window(width: int, height: int, **options) -> pyglet.window.Window:
-    for config in _gl_configs():
+def _open_window(width: int, height: int, msaa: int = 0, **options) -> pyglet.window.Window:
+    for config in _gl_configs(msaa):
         try:
             return pyglet.window.Window(width, height, caption=CAPTION, resizable=True, config=config, **options)
         except pyglet.window.NoSuchConfigException:
             continue
     return pyglet.window.Window(width, height, caption=CAPTION, resizable=True, **options)
+
+
+SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swrast", "swiftshader", "software")
+
+
+def is_software_renderer(name: str) -> bool:
+    """A GL_RENDERER string of a CPU rasteriser (Mesa's llvmpipe, SwiftShader…)."""
+    return any(word in name.lower() for word in SOFTWARE_RENDERERS)
+
+
+def _open_game_window(width: int, height: int, msaa: int | str, visible: bool, **options) -> pyglet.window.Window:
+    """The window with display.msaa's multisampling. "auto": opened without it (hidden), and
+    opened again with `MSAA_AUTO_SAMPLES` when the GL is not a software renderer (on llvmpipe
+    4× MSAA costs 2.5 times the frame: README, "Anti-aliasing")."""
+    if msaa != "auto":
+        return _open_window(width, height, msaa=int(msaa), visible=visible, **options)
+    window = _open_window(width, height, msaa=0, visible=False, **options)
+    if not is_software_renderer(pyglet.gl.gl_info.get_renderer()):
+        window.close()
+        window = _open_window(width, height, msaa=MSAA_AUTO_SAMPLES, visible=False, **options)
+    if visible:
+        window.set_visible(True)
+    return window
 
 
 class Game:
@@ -84,7 +116,7 @@ class Game:
 
     def __init__(self, level: str | Path | None = "street", *, settings=None, width: int | None = None,
                  height: int | None = None, visible: bool = True, fullscreen: bool | None = None,
-                 audio: bool = True, plugins=(), strict_mods: bool = False) -> None:
+                 audio: bool = True, plugins=(), strict_mods: bool = False, title: bool = False) -> None:
         self.settings = settings if settings is not None else load_settings()
         display = self.settings.display
         w, h = (width or display.window_size[0]), (height or display.window_size[1])
@@ -92,7 +124,7 @@ class Game:
         self.sim = Simulation(level=level, plugins=plugins, strict_mods=strict_mods)
         self.app = self.sim.app
         try:
-            self.window = _open_window(w, h, vsync=display.vsync, visible=visible, fullscreen=full)
+            self.window = _open_game_window(w, h, display.msaa, visible, vsync=display.vsync, fullscreen=full)
         except BaseException:
             self.sim.close()
             raise
@@ -112,6 +144,7 @@ class Game:
         self.pause = PausePanel(self.settings, self._apply_setting)
         self.renderer.menus.pause = self.pause
         self.renderer.menus.bindings = _bindings_table(self.settings)
+        self.renderer.tutorial.controls = Controls.of(self.settings)  # hint bar, tutorial, F1
         controls = self.settings.controls
         self.pad_writer = PadWriter(self.sim.pad, controls.dead_zone, controls.trigger_dead_zone)
         self.devices = InputDevices(self.pad_writer, self.settings, emit=self.app.emit, on_action=self.on_action)
@@ -130,6 +163,36 @@ class Game:
         # mods that failed to build (later mod reports reach the HUD as MESSAGE events)
         for line in [*self.settings.warnings, *self.sim.mod_problems]:
             self.renderer.hud.message(line)
+        self.renderer.set_hud(self.settings.hud)  # H toggles
+        self.title = TitleFlow(self, open_at_start=title)  # game/title_flow.py
+
+    def warm_up(self) -> bool:
+        """Before the first frame: load or compile the flight code (game/startup.py), with the
+        loading screen (game/render/loading.py) while it compiles. False if the window was
+        closed meanwhile (the game has then quit)."""
+        closed = []
+
+        def on_close():
+            closed.append(True)
+            return pyglet.event.EVENT_HANDLED
+
+        def swallow(*_args):
+            return pyglet.event.EVENT_HANDLED
+
+        # The warm-up's Simulation is esper's current world on the worker thread: no handler
+        # of the game (resize → HUD refresh → telemetry, keys) may run until it is done.
+        quiet = dict(on_close=on_close, on_resize=swallow, on_draw=swallow, on_key_press=swallow,
+                     on_key_release=swallow, on_deactivate=swallow)
+        self.window.push_handlers(**quiet)
+        try:
+            run_with_loading_screen(self.window, warm_up, compile_progress, self.settings.language)
+        finally:
+            self.window.remove_handlers(**quiet)
+        if closed:
+            self.quit()
+            return False
+        self.on_resize(self.window.width, self.window.height)  # a resize swallowed meanwhile
+        return True
 
     def _add_audio(self):
         """The sound's AUDIO-stage system (it reads the volumes from the settings as they
@@ -156,8 +219,13 @@ class Game:
         self._clock_s += dt
         self._reload_level()  # paused too: editing the level while paused is natural
         self.devices.poll(dt)
+        last = self.pad_writer.last_used  # the tutorial and the hint bar name this device's controls
+        self.renderer.tutorial.device = "both" if last is None else "keyboard" if last is self.devices.keyboard.device \
+            else "gamepad"
         pad = self.sim.pad
         presses = list(pad.presses)
+        if self.title.step(presses):  # the title screen is open: the flight waits
+            return
         if self.pause.open:
             pad.presses.clear()  # the paused simulation must not see them later
             self.pause.read_pad(pad, presses)
@@ -235,10 +303,14 @@ class Game:
         return pyglet.event.EVENT_HANDLED
 
     def on_action(self, action: str) -> None:
-        """The keyboard's window actions: F11 fullscreen, F12 screenshot."""
+        """The keyboard's window actions: F11 fullscreen, F12 screenshot, F1 the controls overlay."""
         if action == "fullscreen":
             self.settings.set("display.fullscreen", not self.window.fullscreen)
             self._apply_setting("display.fullscreen")
+        elif action == "controls":
+            self.renderer.tutorial.show_controls = not self.renderer.tutorial.show_controls
+        elif action == "hud":
+            self.renderer.toggle_hud()
         elif action == "screenshot":
             try:
                 self.save_screenshot()
@@ -261,6 +333,7 @@ class Game:
             self.renderer.select_camera(s.camera.default_view)
         elif key == "language":
             self.renderer.set_language(s.language)
+            self.renderer.tutorial.controls = Controls.of(s)  # the stick names are in the language too
         elif key == "display.vsync":
             self.window.set_vsync(s.display.vsync)
         elif key == "display.fps_cap":
@@ -276,6 +349,10 @@ class Game:
             self.sim.pad.neutral()  # what was held to navigate the panel must not reach the flight
             if self.audio is not None:
                 self.audio.resume()
+        elif key == "hud":
+            self.renderer.set_hud(s.hud)
+        elif key == "back_to_title":
+            self.title.back_to_title()
         elif key == "quit":
             self.quit()
 
@@ -349,23 +426,26 @@ class Game:
 
 
 def _bindings_table(settings: Settings) -> list[tuple[str, str]]:
-    """(action, keys) for the pause panel's controls list, from the settings' bindings."""
-    rows = []
-    for action, names in settings.controls.keys.items():
-        rows.append((action, " / ".join(names) if names else "—"))
-    return rows
+    """(action, "keys / gamepad") for the pause panel's controls list, from the settings'
+    bindings, in the controls overlay's groups (game/render/hints.py)."""
+    controls = Controls.of(settings)
+    return [(action, " / ".join(s for s in (controls.keyboard(action), controls.pad(action)) if s) or "—")
+            for _, actions in GROUPS for action in actions if action in ACTIONS]
 
 
-def play(level: str = "street", plugins=(), strict_mods: bool = False) -> int:
+def play(level: str = "street", plugins=(), strict_mods: bool = False, title: bool = False) -> int:
     """`donify play`: open the window and fly; one line and the headless demo without a display.
 
+    `title`: open on the title screen (`donify`, `donify play` without --level), `level` behind it.
     `plugins` are mods (game.plugins.discover_mods); one whose build fails is reported and
     skipped unless `strict_mods`.
     """
     try:
-        window_game = Game(level, plugins=plugins, strict_mods=strict_mods)
+        window_game = Game(level, plugins=plugins, strict_mods=strict_mods, title=title)
     except (pyglet.window.NoSuchDisplayException, pyglet.gl.ContextException, pyglet.window.NoSuchConfigException,
             OSError) as exc:
         print(f"donify: cannot open the game window ({type(exc).__name__}: {exc}): running the headless demo flight")
         return run_demo(level)
+    if not window_game.warm_up():
+        return 0
     return window_game.run()

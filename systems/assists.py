@@ -83,7 +83,8 @@ class RunAssists(esper.Processor):
         ctrl, body, col = self._drone()
         support = self._support(body, col)
         if support is None:
-            self._message("take-off refused: no support under the drone")
+            self._message("take-off refused: no support under the drone", "takeoff_refused",
+                          "no support under the drone")
             return False
         self._clear()
         self.state.takeoff = TakeOff.start(ctrl, body, support.height_m)
@@ -96,8 +97,7 @@ class RunAssists(esper.Processor):
         reason = landing_refusal(support)
         if reason is not None:
             self.state.landing_refused = reason
-            self.app.emit(events.LandingRefused(reason))
-            self._message(f"landing refused: {reason}")
+            self.app.emit(events.LandingRefused(reason))  # the HUD says it, in its language
             return False
         self.state.landing_refused = ""
         self._clear()
@@ -109,7 +109,8 @@ class RunAssists(esper.Processor):
         ctrl, body, _ = self._drone()
         level = self.app.resource(ActiveLevel).level
         if level is None or level.mission is None or not level.route():
-            self._message("mission refused: this level has no mission route")
+            self._message("mission refused: this level has no mission route", "mission_refused",
+                          "this level has no mission route")
             self.state.mission_record.status, self.state.mission_record.reason = "refused", "no mission route in this level"
             return False
         self._clear()
@@ -133,8 +134,9 @@ class RunAssists(esper.Processor):
     def _clear(self) -> None:
         self.state.clear()
 
-    def _message(self, text: str) -> None:
-        self.app.emit(events.Message(text))
+    def _message(self, text: str, key: str = "", *args) -> None:
+        """A HUD line: `text` in English, `key` and `args` its entry in the HUD's catalogue."""
+        self.app.emit(events.Message(text, key, args))
 
     # -- event handlers ----------------------------------------------------------------------
     def on_mode_changed(self, event: events.ModeChanged) -> None:
@@ -207,8 +209,7 @@ class RunAssists(esper.Processor):
                 on_pad = col.contact_id == m.arrival_pad_id
                 s.status = "arrived" if on_pad else "interrupted"
                 s.reason = "" if on_pad else f"landed on {col.contact_id or 'the ground'}, not the arrival pad"
-                self.app.emit(events.MissionStatus(s.status, s.waypoint_index, s.reason))
-                self._message("mission complete: landed on the arrival pad" if on_pad else f"mission ended: {s.reason}")
+                self.app.emit(events.MissionStatus(s.status, s.waypoint_index, s.reason))  # the HUD says it
             return
         m.update(ctrl, body)
         hit = self._obstacle_ahead(ctrl, body, col)
@@ -246,8 +247,7 @@ class RunAssists(esper.Processor):
         self._clear()
         ctrl.loops.manual.resume(ctrl, body, keep_velocity=False)  # brake, then hover
         self._set_mode(ctrl, Mode.MANUAL)
-        self.app.emit(events.MissionStatus(s.status, s.waypoint_index, s.reason))
-        self._message(f"mission interrupted: {reason}")
+        self.app.emit(events.MissionStatus(s.status, s.waypoint_index, s.reason))  # the HUD says it
 
 
 class AssistPlugin:

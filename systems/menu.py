@@ -1,9 +1,13 @@
 """MENU stage: the LB / Tab menu (docs/model.md#menu), and the menu's entries.
 
-While the menu is open the flight inputs pick an entry (left stick or D-pad up/down to move,
-A to choose, B or LB to close) and the flight sees a neutral command, so the previous
-setpoints are kept; physics time goes on, and at MotorPower 0 the fall goes on. On closing,
-every control still deflected is ignored until it returns to neutral.
+While the menu is open the flight inputs pick an entry and the flight sees a neutral command,
+so the previous setpoints are kept. The menu opens on its groups (`Menu.rows()`: Assists,
+Laboratory, Weather, Air…; a group of one entry shows that entry: Manual, Restart); left stick
+or D-pad up/down moves, A (or stick right) opens a group, B (or stick left) goes back to the
+groups, B on the groups or LB anywhere closes. Restart asks for confirmation in the menu
+(`CONFIRM`); the BACK button and `select()` restart at once. Physics time goes on, and at
+MotorPower 0 the fall goes on. On closing, every control still deflected is ignored until it
+returns to neutral.
 
 Entries are registered by the features that implement them, with what choosing them does
 (`Menu.add(MenuEntry(...))`); a mod adds its own the same way. The game's entry ids are
@@ -45,7 +49,21 @@ AIR_PREFIX = "air:"
 #: Display order of the groups; a group not listed (a mod's) comes last.
 GROUPS = ("flight", "assists", "restart", "laboratory", "weather", "air")
 
+#: Entries that ask "are you sure?" when chosen from the menu (the BACK button and
+#: `Simulation.select` stay immediate: they are deliberate).
+CONFIRM = ("restart",)
+
 NAV_THRESHOLD = 0.5  # stick deflection that counts as one step
+
+
+@dataclass(frozen=True)
+class MenuRow:
+    """One line of what the menu shows now: a group to open (`kind` "group", `key` its name), an
+    entry to choose ("entry", its id), or in a confirmation the entry confirmed ("confirm", its
+    id) and the way out ("cancel", "")."""
+
+    kind: str
+    key: str
 
 
 @dataclass(frozen=True)
@@ -68,7 +86,9 @@ class Menu:
 
     entries: list[MenuEntry] = field(default_factory=list)  # in display order
     open: bool = False
-    index: int = 0
+    index: int = 0  # the cursor, in `rows()`
+    group: str | None = None  # the group shown; None: the top level, the list of groups
+    confirming: str | None = None  # the entry asking for confirmation (`CONFIRM`), if any
     guard: Callable[[Callable, str], Callable] = lambda function, what: function  # App.guard: a mod's action cannot crash the game
 
     def add(self, entry: MenuEntry) -> None:
@@ -80,10 +100,41 @@ class Menu:
 
     def remove_group(self, group: str) -> None:
         self.entries[:] = [e for e in self.entries if e.group != group]
-        self.index = min(self.index, max(0, len(self.entries) - 1))
+        if self.group == group:
+            self.group = None
+        if self.confirming is not None and self.confirming not in self.ids():
+            self.confirming = None
+        self.index = min(self.index, max(0, len(self.rows()) - 1))
 
     def ids(self) -> list[str]:
         return [e.id for e in self.entries]
+
+    def groups(self) -> list[str]:
+        """The groups that have entries, in display order."""
+        return list(dict.fromkeys(e.group for e in self.entries))
+
+    def rows(self) -> list[MenuRow]:
+        """What the menu shows now. The top level lists the groups, a group of one entry as that
+        entry (Manual; Restart, which then asks for confirmation); an open group its entries; a
+        confirmation the entry to confirm, then Cancel."""
+        if self.confirming is not None:
+            return [MenuRow("confirm", self.confirming), MenuRow("cancel", "")]
+        if self.group is not None:
+            return [MenuRow("entry", e.id) for e in self.entries if e.group == self.group]
+        rows = []
+        for group in self.groups():
+            members = [e for e in self.entries if e.group == group]
+            rows.append(MenuRow("entry", members[0].id) if len(members) == 1 else MenuRow("group", group))
+        return rows
+
+    def top(self) -> None:
+        """Back to the top level (where the menu opens), the cursor on the group left."""
+        left = self.group if self.group is not None else (
+            self.entry(self.confirming).group if self.confirming in self.ids() else None)
+        self.group = self.confirming = None
+        rows = self.rows()
+        self.index = next((i for i, r in enumerate(rows) if left is not None and
+                           (r.key == left or (r.kind == "entry" and self.entry(r.key).group == left))), 0)
 
     def entry(self, entry_id: str) -> MenuEntry:
         for e in self.entries:
@@ -111,8 +162,10 @@ class RunMenu(esper.Processor):
     def open(self) -> None:
         if not self.menu.open:
             self.menu.open = True
+            self.menu.group = self.menu.confirming = None  # it opens on the list of groups
+            self.menu.index = 0
             # a stick already deflected when the menu opens must pass through neutral first
-            self.nav_latched = abs(self.command.left[1]) >= NAV_THRESHOLD * 0.5
+            self.nav_latched = max(abs(self.command.left[0]), abs(self.command.left[1])) >= NAV_THRESHOLD * 0.5
             self.app.emit(events.MenuOpened())
 
     def close(self) -> None:
@@ -135,24 +188,48 @@ class RunMenu(esper.Processor):
             elif "BACK" in cmd.pressed:  # the Restart button works without the menu
                 select(self.app, MenuId.RESTART)
             return
-        if "LB" in cmd.pressed or "B" in cmd.pressed:
+        inner = menu.group is not None or menu.confirming is not None
+        x, y = cmd.left
+        back = "B" in cmd.pressed or (inner and x <= -NAV_THRESHOLD and not self.nav_latched)
+        if "LB" in cmd.pressed or (back and not inner):
             self.close()
             self._neutralise()
             return
-        if menu.entries:
-            y = cmd.left[1]
-            if abs(y) < NAV_THRESHOLD * 0.5:
-                self.nav_latched = False
-            elif abs(y) >= NAV_THRESHOLD and not self.nav_latched:
+        rows = menu.rows()
+        if abs(x) < NAV_THRESHOLD * 0.5 and abs(y) < NAV_THRESHOLD * 0.5:
+            self.nav_latched = False
+        if back:  # B or stick left: out of a group or a confirmation, to the top level
+            self.nav_latched = True
+            menu.top()
+            self.app.emit(events.UiClick())
+        elif rows:
+            menu.index = min(menu.index, len(rows) - 1)
+            if abs(y) >= NAV_THRESHOLD and not self.nav_latched:
                 self.nav_latched = True
-                menu.index = (menu.index + (-1 if y > 0 else 1)) % len(menu.entries)
+                menu.index = (menu.index + (-1 if y > 0 else 1)) % len(rows)
                 self.app.emit(events.UiClick())
-            if "A" in cmd.pressed:
-                entry = menu.entries[menu.index].id
+            opens = x >= NAV_THRESHOLD and not self.nav_latched and rows[menu.index].kind == "group"
+            if "A" in cmd.pressed or opens:
+                self.nav_latched = self.nav_latched or opens
                 self._neutralise()
-                self.choose(entry)
+                self._activate(rows[menu.index])
                 return
         self._neutralise()
+
+    def _activate(self, row: MenuRow) -> None:
+        """A (or stick right on a group): open the group, ask for confirmation, or choose."""
+        menu = self.menu
+        if row.kind == "group":
+            menu.group, menu.index = row.key, 0
+            self.app.emit(events.UiClick())
+        elif row.kind == "entry" and row.key in CONFIRM:
+            menu.confirming, menu.index = row.key, 0
+            self.app.emit(events.UiClick())
+        elif row.kind == "cancel":
+            menu.top()
+            self.app.emit(events.UiClick())
+        else:  # an entry, or the confirmed one
+            self.choose(row.key)
 
     def _neutralise(self) -> None:
         cmd = self.command

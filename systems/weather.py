@@ -129,7 +129,11 @@ class WeatherChoices:
         except ValueError as exc:  # a menu entry never crashes the game
             self.app.emit(events.Message(f"Weather: {exc}"))
             return
-        self.app.emit(events.Message(f"Weather: {self.weather.describe()}"))
+        # the HUD names the preset in its language: key "weather", args (kind, preset id, name)
+        kind, chosen = ("weather", values["preset"]) if "preset" in values else ("air", values.get("density"))
+        names = {p.id: p.name for p in (*self.presets, *self.densities)}
+        self.app.emit(events.Message(f"Weather: {self.weather.describe()}", "weather",
+                                     (kind, chosen, names.get(chosen, str(chosen)))))
 
     def on_level_reloaded(self, event: events.LevelReloaded) -> None:
         """A level reloaded fine: its presets replace the menu's, and the weather in force is

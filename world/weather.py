@@ -159,8 +159,8 @@ class Weather:
         """One line: wind speed and direction, gusts, density, rain."""
         wx, wy, wz = self.wind_m_s
         speed = math.sqrt(wx * wx + wy * wy + wz * wz)
-        # meteorological convention: where the wind comes FROM, degrees counter-clockwise from world X
-        parts = [f"wind {speed:.1f} m/s" + (f" from {math.degrees(math.atan2(-wy, -wx)) % 360:.0f}°" if speed > 0 else "")]
+        # meteorological convention: where the wind comes FROM, as a compass bearing (north = world +Y)
+        parts = [f"wind {speed:.1f} m/s" + (f" from {round(math.degrees(math.atan2(-wx, -wy))) % 360:03d}°" if speed > 0 else "")]
         if self.gust_intensity_m_s > 0:
             parts.append(f"gusts σ {self.gust_intensity_m_s:.1f} m/s")
         parts.append(f"air {self.density_kg_m3:.3f} kg/m³")

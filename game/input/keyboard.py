@@ -13,7 +13,8 @@ one thing to the Pad, the same thing its gamepad control does (the shared pad me
 | confirm | A (chooses the menu entry; out of the menu it is the descend button) | Enter |
 | brake, takeoff, land | LS, X, B | K, T, L |
 | menu, camera, pause, restart | LB, RB, START, BACK | Tab, C, Esc, R |
-| fullscreen, screenshot | window actions, passed to `on_action(name)` | F11, F12 |
+| fullscreen, screenshot, hud | window actions, passed to `on_action(name)` | F11, F12, H |
+| controls | window action: the controls overlay (the bindings in force) | F1 |
 
 A held key gives full deflection; opposite keys cancel; two perpendicular keys give a
 diagonal of length 1 (like a round physical stick); a page key gives a full trigger.
@@ -52,6 +53,8 @@ ACTIONS: dict[str, tuple] = {
     "restart": ("button", "BACK"),
     "fullscreen": ("window", "fullscreen"),
     "screenshot": ("window", "screenshot"),
+    "hud": ("window", "hud"),
+    "controls": ("window", "controls"),
 }
 
 DEFAULT_KEYS: dict[str, tuple[str, ...]] = {
@@ -75,6 +78,8 @@ DEFAULT_KEYS: dict[str, tuple[str, ...]] = {
     "restart": ("R",),
     "fullscreen": ("F11",),
     "screenshot": ("F12",),
+    "hud": ("H",),
+    "controls": ("F1",),
 }
 
 EVENT_HANDLED = True  # pyglet.event.EVENT_HANDLED: stops pyglet's default Esc-closes-window

@@ -70,6 +70,7 @@ class PadWriter:
         self.trigger_dead_zone = trigger_dead_zone
         self.devices: list[DeviceState] = []
         self._holders: dict[str, set[DeviceState]] = {}
+        self.last_used: DeviceState | None = None  # the device that last pressed or deflected something
 
     def add(self, name: str) -> DeviceState:
         device = DeviceState(name)
@@ -77,6 +78,7 @@ class PadWriter:
         return device
 
     def press(self, device: DeviceState, button: str) -> None:
+        self.last_used = device
         device.held.add(button)
         self._holders.setdefault(button, set()).add(device)
         if not self.pad.is_held(button):  # a button another device holds gives no new press
@@ -104,6 +106,8 @@ class PadWriter:
             if value != device.written[axis]:
                 setattr(self.pad, axis, value)
                 device.written[axis] = value
+                if value not in (0.0, NEUTRAL_STICK):
+                    self.last_used = device
 
     def remove(self, device: DeviceState) -> None:
         """The device is gone: release its buttons and centre what it (still) deflects."""
@@ -118,3 +122,5 @@ class PadWriter:
         device.lt = device.rt = 0.0
         if device in self.devices:
             self.devices.remove(device)
+        if self.last_used is device:
+            self.last_used = None

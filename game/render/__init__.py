@@ -10,9 +10,10 @@ drawn is one pass in `passes/` (the sky is passes/sky.py, the trail passes/trail
 own GL objects; `frame` holds what they share and their contract.
 
 Pure parts (no GL): `transforms`, `mesh`, `drone_model`, `level_model`, `camera`,
-`hud_text`, `pause` — they can be checked without a context. GL parts: `gl` (programs and
-vertex buffers), `text` (glyph atlas text), `hud`, `frame`, `passes/`, `renderer`, `plugin`;
-shaders in `shaders/`.
+`hud_text`, `pause`, `ribbon` (camera-facing strips), `rain_light` (rain's darker lighting)
+— they can be checked without a context. GL parts: `gl` (programs and vertex buffers),
+`text` (glyph atlas text), `hud`, `frame`, `passes/`, `renderer`, `plugin`, `loading` (the
+cold start's loading screen); shaders in `shaders/`.
 """
 
 import os

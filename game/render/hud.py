@@ -90,6 +90,10 @@ class Hud:
         self._messages_shown: tuple = ()
         self._overlay_state: tuple | None = None  # what the overlay layers were last built for
         self.visible = True
+        self.hint_text = ""  # the hint bar's text (show_hint); "" before the first: the static hints
+        self._hint: str | None = None  # what the hint bar's layer items hold
+        self.avoid_rects = None  # () -> the panels messages keep clear of; None: this HUD's own
+        self.message_rects: list[tuple[float, float, float, float]] = []  # where messages were laid
 
     # -- layout ----------------------------------------------------------------------------
     def _set_scale(self, scale: float) -> None:
@@ -186,11 +190,19 @@ class Hud:
         self.env_x = ex + self.pad + 9 * self.char
         self.note_y = ey - self.line  # under the panel: the rain note
 
-        # hints, bottom centre
-        hints = T.label("hints", lang)
+        # hints, bottom centre: the next useful action (game/render/hints.py, via show_hint)
+        self._hint = None  # the layer was cleared
+        self.show_hint(self.hint_text or T.label("hints", lang))
+
+    def show_hint(self, hints: str) -> None:
+        """Put `hints` in the hint bar (bottom centre); nothing to do if it is already there."""
+        self.hint_text = hints
+        if hints == self._hint or not self.width:
+            return
+        self._hint = hints
         hw = self.small.width(hints) + 2 * self.pad
-        self.free.rect("hints.back", (width - hw) / 2.0, self.margin - 2, hw, self.line + 2, SHADE)
-        self.free.text("hints", hints, width / 2.0, self.margin + 4, DIM, align="centre")
+        self.free.rect("hints.back", (self.width - hw) / 2.0, self.margin - 2, hw, self.line + 2, SHADE)
+        self.free.text("hints", hints, self.width / 2.0, self.margin + 4, DIM, align="centre")
 
     # -- per frame -------------------------------------------------------------------------
     def message(self, text: str, colour=VALUE) -> None:
@@ -280,14 +292,30 @@ class Hud:
             self.free.remove("rain_note")
 
     def _draw_messages(self) -> None:
-        shown = tuple((m[0], m[2]) for m in self.messages)
+        """Newest on top, centred, each on a shaded backing (readable on a pale sky) and moved
+        down below any panel of the HUD in use it would cover."""
+        avoid = tuple(self.panel_rects() if self.avoid_rects is None else self.avoid_rects())
+        if "rain_note.back" in self.free.items:  # the rain note under the top-left panel too
+            avoid += (self.free.items["rain_note.back"][0][1:5],)
+        shown = (tuple((m[0], m[2]) for m in self.messages), avoid)
         if shown == self._messages_shown:
             return
         self._messages_shown = shown
         self.titles.remove_prefix("message.")
+        self.free.remove_prefix("message.")
+        self.message_rects = []
         y = self.height - self.margin - self.large.ascent - 4
-        for i, (text, colour) in enumerate(reversed(shown)):
-            self.titles.text(f"message.{i}", text, self.width / 2.0, y - i * self.big_line, colour, align="centre")
+        for i, (text, colour) in enumerate(reversed(shown[0])):
+            w = self.large.width(text) + 2 * self.pad
+            box = [(self.width - w) / 2.0, y + self.large.descent - 3, w, self.big_line]
+            for x, ry, rw, rh in sorted(avoid, key=lambda r: -(r[1] + r[3])):
+                if box[0] < x + rw and x < box[0] + box[2] and box[1] < ry + rh and ry < box[1] + box[3]:
+                    y -= box[1] + box[3] - ry  # below the panel
+                    box[1] = y + self.large.descent - 3
+            self.free.rect(f"message.back.{i}", *box, SHADE)
+            self.titles.text(f"message.{i}", text, self.width / 2.0, y, colour, align="centre")
+            self.message_rects.append(tuple(box))
+            y -= self.big_line
 
     # -- overlays --------------------------------------------------------------------------
     def draw_overlays(self, menu, pause, bindings) -> None:
@@ -295,7 +323,8 @@ class Hud:
         changed is rebuilt by the layers themselves)."""
         o, ot = self.overlay, self.overlay_titles
         state = (self.width, self.height, self.language,
-                 (menu.open, menu.index, tuple(e.id for e in menu.entries)) if menu is not None else None,
+                 (menu.open, menu.index, menu.group, menu.confirming, tuple(e.id for e in menu.entries))
+                 if menu is not None else None,
                  (pause.open, pause.index, pause.show_controls, tuple(pause.value_of(e) for e in PAUSE_ENTRIES))
                  if pause is not None else None)
         if state == self._overlay_state:
@@ -307,14 +336,16 @@ class Hud:
         if pause is not None and pause.open:
             self._pause(pause, bindings)
         elif menu is not None and menu.open:
-            labels = [T.menu_entry(e.id, e.label, lang) for e in menu.entries]
+            labels = [_menu_row_text(menu, row, lang) for row in menu.rows()]
+            title = (T.label("menu_confirm_title", lang) if menu.confirming is not None else
+                     T.menu_group(menu.group, lang).upper() if menu.group is not None else T.label("menu", lang))
             hint = T.label("menu_hint", lang)
             w = max([self.small.width(t) + 2 * self.char for t in labels] + [self.small.width(hint)]) + 2 * self.pad
             step = self._row_step(len(labels))
             h = self.big_line + len(labels) * step + self.line + 3 * self.pad
             x, y = (self.width - w) / 2.0, max(0.0, (self.height - h) / 2.0)
             o.rect("menu.panel", x, y, w, h, MENU_PANEL)
-            ot.text("menu.title", T.label("menu", lang), x + self.pad, y + h - self.pad - self.large.ascent, VALUE)
+            ot.text("menu.title", title, x + self.pad, y + h - self.pad - self.large.ascent, VALUE)
             top = y + h - self.pad - self.big_line - self.small.ascent - 4
             for i, text in enumerate(labels):
                 ry = top - i * step
@@ -335,7 +366,7 @@ class Hud:
         rows = []
         for entry in PAUSE_ENTRIES:
             value = pause.value_of(entry)
-            if value in ("on", "off", "no_cap"):
+            if value in ("on", "off", "no_cap", "hud_player", "hud_engineering"):
                 value = T.label(value, lang)
             elif entry == "camera" and value is not None:
                 value = T.camera_name(value, lang).lower()
@@ -399,3 +430,15 @@ class Hud:
         for layer in (self.panels, self.text, self.free, self.titles, self.overlay, self.overlay_titles):
             layer.delete()
 
+
+def _menu_row_text(menu, row, language: str) -> str:
+    """One line of the grouped menu (systems/menu.py `MenuRow`): a group with its ›, an entry
+    by its label, the confirmation and its way out."""
+    if row.kind == "group":
+        return f"{T.menu_group(row.key, language)} ›"
+    if row.kind == "confirm":
+        return T.label("menu_confirm", language)
+    if row.kind == "cancel":
+        return T.label("menu_cancel", language)
+    entry = menu.entry(row.key)
+    return T.menu_entry(entry.id, entry.label, language)

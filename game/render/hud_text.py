@@ -10,9 +10,11 @@ for headings. Pure Python: no GL.
 from __future__ import annotations
 
 import math
+import re
 from typing import Callable
 
 from flight.assists import MissionRecord
+from game.render.readouts import bearing_deg, compass_point, whole_bearing, wind_from_bearing
 
 LANGUAGES = ("en", "fr")
 
@@ -46,7 +48,11 @@ LABELS: dict[str, tuple[str, str]] = {  # id → (English, French)
     "hints": ("Tab menu · C camera · Esc pause · F11 fullscreen",
               "Tab menu · C caméra · Échap pause · F11 plein écran"),
     "menu": ("MENU", "MENU"),
-    "menu_hint": ("↑↓ choose · Enter/A select · Tab/B close", "↑↓ choisir · Entrée/A valider · Tab/B fermer"),
+    "menu_hint": ("↑↓ choose · Enter/A/→ open, select · ←/B back · Tab/LB close",
+                  "↑↓ choisir · Entrée/A/→ ouvrir, valider · ←/B retour · Tab/LB fermer"),
+    "menu_confirm": ("Yes, restart the flight", "Oui, recommencer le vol"),
+    "menu_cancel": ("Cancel", "Annuler"),
+    "menu_confirm_title": ("RESTART?", "RECOMMENCER ?"),
     "paused": ("PAUSED", "PAUSE"),
     "pause_hint": ("↑↓ choose · ←→ change · Enter/A select · Esc resume",
                    "↑↓ choisir · ←→ modifier · Entrée/A valider · Échap reprendre"),
@@ -63,6 +69,42 @@ LABELS: dict[str, tuple[str, str]] = {  # id → (English, French)
     "on": ("on", "oui"),
     "off": ("off", "non"),
     "no_cap": ("none", "aucune"),
+    # the player HUD (game/render/player_hud.py)
+    "p_speed": ("SPD", "VIT"),
+    "p_height": ("HGT", "HAUT"),
+    "p_power": ("PWR", "PROP"),
+    "p_heading": ("HDG", "CAP"),
+    "p_wind": ("WIND", "VENT"),
+    "p_home": ("HOME", "DÉPART"),
+    "p_target": ("WP", "PT"),
+    "p_battery": ("BAT", "BAT"),
+    "p_time": ("TIME", "TEMPS"),
+    "p_left": ("left", "restant"),
+    "entry_hud": ("HUD", "HUD"),
+    "entry_back_to_title": ("Back to title", "Retour au titre"),
+    "hud_player": ("player", "joueur"),
+    "hud_engineering": ("engineering", "ingénieur"),
+    # the title screen (game/title.py)
+    "title": ("DONIFY", "DONIFY"),
+    "title_subtitle": ("Fly a Ryze Tello", "Pilotez un Ryze Tello"),
+    "title_levels": ("LEVELS", "NIVEAUX"),
+    "title_courses": ("COURSES", "PARCOURS"),
+    "title_no_courses": ("none yet", "aucun pour l'instant"),
+    "title_free_flight": ("Free flight", "Vol libre"),
+    "title_tutorial": ("Tutorial", "Tutoriel"),
+    "title_settings": ("Settings", "Réglages"),
+    "title_quit": ("Quit", "Quitter"),
+    "title_back": ("Back", "Retour"),
+    "title_hint": ("↑↓ choose · ←→ change · Enter/A select · Esc/B back",
+                   "↑↓ choisir · ←→ modifier · Entrée/A valider · Échap/B retour"),
+    "title_loading": ("Loading…", "Chargement…"),
+    "menu_weather": ("Weather: ", "Météo : "),
+    "menu_air": ("Air: ", "Air : "),
+    # crashes (game/render/passes/crash.py), the laboratory modes' note (passes/lab_note.py)
+    "crashed": ("CRASHED", "ÉCRASÉ"),
+    "crashed_restart": ("Restart: R / BACK", "Recommencer : R / BACK"),
+    "lab_note": ("PROPULSION = collective · hover ≈ {0:.0f} %", "PROPULSION = poussée collective · vol stationnaire ≈ {0:.0f} %"),
+    "lab_note_no_hover": ("PROPULSION = collective · no hover possible", "PROPULSION = poussée collective · vol stationnaire impossible"),
 }
 
 MODES: dict[str, tuple[str, str]] = {
@@ -90,6 +132,23 @@ MENU_ENTRIES: dict[str, tuple[str, str]] = {
     "acro": ("Acro (lab)", "Acro (labo)"),
 }
 
+MENU_GROUPS: dict[str, tuple[str, str]] = {  # systems/menu.py GROUPS, and the mods' default group
+    "flight": ("Flight", "Vol"),
+    "assists": ("Assists", "Assistances"),
+    "restart": ("Restart", "Recommencer"),
+    "laboratory": ("Laboratory", "Laboratoire"),
+    "weather": ("Weather", "Météo"),
+    "air": ("Air", "Air"),
+    "mods": ("Mods", "Mods"),
+}
+
+
+def menu_group(group: str, language: str) -> str:
+    """A menu group's name; a mod's own group by its id, capitalised."""
+    pair = MENU_GROUPS.get(group)
+    return pair[_index(language)] if pair else group.capitalize()
+
+
 MISSION_STATUS: dict[str, tuple[str, str]] = {  # flight/assists.py MissionState.status
     "idle": ("idle", "inactive"),
     "climbing": ("climbing", "montée"),
@@ -114,7 +173,40 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "impact": ("Impact at {0:.1f} m/s", "Choc à {0:.1f} m/s"),
     "camera": ("Camera: {0}", "Caméra : {0}"),
     "screenshot": ("Screenshot saved: {0}", "Capture enregistrée : {0}"),
+    "takeoff_refused": ("Take-off refused: {0}", "Décollage refusé : {0}"),
+    "mission_ended": ("Mission ended: {0}", "Mission terminée : {0}"),
+    "weather": ("Weather: {0}", "Météo : {0}"),
+    "weather_error": ("Weather: {0}", "Météo : {0}"),
+    "hud_mode": ("HUD: {0}", "HUD : {0}"),
 }
+
+# weather and air presets by id (the game's and the shipped levels'); a level's own preset with
+# another id keeps the name its file gives it
+WEATHER_NAMES: dict[str, tuple[str, str]] = {
+    "calm": ("Calm", "Calme"),
+    "breeze": ("Light breeze", "Petite brise"),
+    "gusty": ("Gusty wind", "Vent en rafales"),
+    "shower": ("Rain shower, light wind", "Averse, vent léger"),
+    "drizzle": ("Drizzle", "Bruine"),
+    "thin-air": ("High plateau (thin air, 2000 m)", "Haut plateau (air raréfié, 2000 m)"),
+    "sea_level": ("Sea level, 15 °C", "Niveau de la mer, 15 °C"),
+    "altitude_2000m": ("2 000 m, ISA (5 °C)", "2 000 m, atmosphère type (5 °C)"),
+    "hot_day": ("Hot day, sea level, 35 °C", "Jour chaud, niveau de la mer, 35 °C"),
+}
+
+# why an assist refused or stopped (flight/assists.py, systems/assists.py): English pattern → French
+REASONS: tuple[tuple[str, str], ...] = (
+    (r"no surface under the drone", "aucune surface sous le drone"),
+    (r"no support under the drone", "aucun appui sous le drone"),
+    (r"surface sloped (.+) \(at most (.+)\)", r"surface inclinée de \1 (au plus \2)"),
+    (r"this level has no mission route", "ce niveau n'a pas de route de mission"),
+    (r"no mission route in this level", "pas de route de mission dans ce niveau"),
+    (r"arrival pad: (.+)", r"plateforme d'arrivée : \1"),
+    (r"landed on (.+), not the arrival pad", r"posé sur \1, pas sur la plateforme d'arrivée"),
+    (r"obstacle (.+) \((.+)\) (.+) m ahead", r"obstacle \1 (\2) à \3 m devant"),
+    (r"surface edge: only (.+) of the drone over it", r"bord de surface : seulement \1 du drone au-dessus"),
+    (r"the ground", "le sol"),
+)
 
 ACTIONS: dict[str, tuple[str, str]] = {  # game/input/keyboard.py's actions
     "move_forward": ("forward", "avancer"),
@@ -137,6 +229,8 @@ ACTIONS: dict[str, tuple[str, str]] = {  # game/input/keyboard.py's actions
     "restart": ("restart", "recommencer"),
     "fullscreen": ("fullscreen", "plein écran"),
     "screenshot": ("screenshot", "capture d'écran"),
+    "hud": ("player / engineering HUD", "HUD joueur / ingénieur"),
+    "controls": ("controls overlay", "aide des commandes"),
 }
 
 MOTOR_NAMES = ("FR", "RR", "RL", "FL")  # motor index 0..3 (docs/model.md#units-and-frames)
@@ -166,8 +260,19 @@ def camera_name(camera: str, language: str) -> str:
 
 
 def menu_entry(entry_id: str, fallback: str, language: str) -> str:
+    """A menu entry's label by its id; the weather and air entries (`weather:<preset>`,
+    `air:<preset>`) by their preset's name; else `fallback` (a mod's own label)."""
     pair = MENU_ENTRIES.get(entry_id)
-    return pair[_index(language)] if pair else fallback
+    if pair:
+        return pair[_index(language)]
+    kind, sep, preset = entry_id.partition(":")
+    if sep and kind in ("weather", "air"):
+        head, _, rest = fallback.partition(": ")
+        density = re.search(r" \([^()]*kg/m³\)$", rest)
+        name = rest[:density.start()] if density else rest
+        text = f"{label('menu_' + kind, language)}{weather_name(preset, name, language)}"
+        return text + (density.group(0) if density else "")
+    return fallback
 
 
 def mission_status(status: str, language: str) -> str:
@@ -205,6 +310,22 @@ def message(key: str, language: str, *args) -> str:
     return MESSAGES[key][_index(language)].format(*args)
 
 
+def weather_name(preset_id: str, fallback: str, language: str) -> str:
+    pair = WEATHER_NAMES.get(preset_id)
+    return pair[_index(language)] if pair else fallback
+
+
+def reason(text: str, language: str) -> str:
+    """An assist's reason (English, from the flight code) in the HUD's language."""
+    if language != "fr":
+        return text
+    for pattern, french in REASONS:
+        m = re.fullmatch(pattern, text)
+        if m:
+            return m.expand(french)
+    return text
+
+
 def is_assist(mode: str) -> bool:
     return mode in ("takeoff", "landing", "mission")
 
@@ -224,11 +345,12 @@ def heading_deg(x: float, y: float) -> int:
 
 
 def target_velocity_text(v, language: str) -> str:
-    """'4.0 m/s → 090°' (horizontal setpoint and its world heading); '0.0 m/s' at rest."""
+    """'4.0 m/s → 090°' (horizontal setpoint and its compass bearing, north = world +Y);
+    '0.0 m/s' at rest."""
     h = math.hypot(v[0], v[1])
     if h < 0.05:
         return "0.0 m/s"
-    return f"{h:.1f} m/s → {heading_deg(v[0], v[1]):03d}°"
+    return f"{h:.1f} m/s → {whole_bearing(bearing_deg(v[0], v[1])):03d}°"
 
 
 def wind_text(wind, language: str) -> str:
@@ -236,7 +358,13 @@ def wind_text(wind, language: str) -> str:
     speed = math.hypot(wind[0], wind[1])
     if speed < 0.05:
         return label("calm", language)
-    return f"{speed:.1f} m/s {label('from', language)} {heading_deg(-wind[0], -wind[1]):03d}°"
+    return f"{speed:.1f} m/s {label('from', language)} {wind_from_text(wind)}"
+
+
+def wind_from_text(wind) -> str:
+    """Where the wind comes from, as a compass bearing and point: '045° NE' (north = world +Y)."""
+    bearing = wind_from_bearing(wind[0], wind[1])
+    return f"{whole_bearing(bearing):03d}° {compass_point(bearing)}"
 
 
 def rain_note(rain_mm_h: float, language: str) -> str:

@@ -1,6 +1,7 @@
 """The pause panel (Esc / START): resume, and the settings a player changes while playing —
-camera, volume, language of the HUD, v-sync, frame-rate cap, fullscreen, the controls — and
-quit. Pure state: the window reads the Pad for it and applies what it changes.
+camera, HUD (player or engineering), volume, language of the HUD, v-sync, frame-rate cap,
+fullscreen, the controls — back to the title screen, and quit. Pure state: the window reads the
+Pad for it and applies what it changes.
 
 Navigation reads the Pad, so every device works the same way: left stick (or the arrow keys)
 up/down chooses, left/right changes a value, A (Enter) selects, B or START (Esc) resumes. The
@@ -13,7 +14,8 @@ from typing import Callable
 
 from components.pilot import Pad
 
-ENTRIES = ("resume", "camera", "volume", "language", "vsync", "fps_cap", "fullscreen", "controls", "quit")
+ENTRIES = ("resume", "camera", "hud", "volume", "language", "vsync", "fps_cap", "fullscreen", "controls",
+           "back_to_title", "quit")
 CAMERA_VIEWS = ("chase", "fpv", "top")
 FPS_CAPS = (0, 30, 60, 120, 144, 240)
 VOLUME_STEP = 0.1
@@ -88,6 +90,8 @@ class PausePanel:
             self._set("audio.master", round(min(1.0, max(0.0, s.audio.master + step * VOLUME_STEP)), 2))
         elif entry == "language":
             self._set("language", "fr" if s.language == "en" else "en")
+        elif entry == "hud":
+            self._set("hud", "engineering" if s.hud == "player" else "player")
         elif entry == "vsync":
             self._set("display.vsync", not s.display.vsync)
         elif entry == "fps_cap":
@@ -104,6 +108,9 @@ class PausePanel:
             self.close()
         elif entry == "quit":
             self.apply("quit")
+        elif entry == "back_to_title":
+            self.open = False
+            self.apply("back_to_title")
         elif entry == "controls":
             self.show_controls = not self.show_controls
         else:
@@ -124,6 +131,8 @@ class PausePanel:
             return f"{round(s.audio.master * 100):d} %"
         if entry == "language":
             return "English" if s.language == "en" else "Français"
+        if entry == "hud":
+            return f"hud_{s.hud}"  # the HUD translates it
         if entry == "vsync":
             return "on" if s.display.vsync else "off"
         if entry == "fps_cap":

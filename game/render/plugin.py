@@ -16,6 +16,7 @@ from engine.stages import Stage
 from components import events
 from game.render import hud_text as T
 from game.render.hud import WARN, YELLOW
+from world.weather import Weather
 
 
 class PrepareFrame(esper.Processor):
@@ -43,7 +44,19 @@ class HudMessages:
             hud.message(text, colour)
 
     def on_message(self, event: events.Message) -> None:
-        self.renderer.hud.message(event.text)
+        """One line, in the HUD's language when the event names its catalogue entry (the
+        English `text` otherwise: a mod's own line)."""
+        lang = self.renderer.language
+        if event.key == "weather" and len(event.args) == 3:
+            kind, preset, name = event.args
+            text = T.weather_name(preset, name, lang)
+            if kind == "weather":
+                text += f" · {T.label('wind', lang).lower()} {T.wind_text(self.renderer.app.resource(Weather).wind_m_s, lang)}"
+            self._say("weather", text)
+        elif event.key in T.MESSAGES:
+            self._say(event.key, *(T.reason(a, lang) if isinstance(a, str) else a for a in event.args))
+        else:
+            self.renderer.hud.message(event.text)
 
     def on_controller_connected(self, event: events.ControllerConnected) -> None:
         self._say("controller_connected", event.name)
@@ -52,12 +65,12 @@ class HudMessages:
         self._say("controller_disconnected", event.name, colour=YELLOW)
 
     def on_landing_refused(self, event: events.LandingRefused) -> None:
-        self._say("landing_refused", event.reason, colour=WARN)
+        self._say("landing_refused", T.reason(event.reason, self.renderer.language), colour=WARN)
 
     def on_mission_status(self, event: events.MissionStatus) -> None:
         status = event.status
         if status in ("interrupted", "refused"):
-            reason = event.reason or "—"
+            reason = T.reason(event.reason, self.renderer.language) or "—"
             self._say(f"mission_{status}", reason, colour=WARN)
         elif status == "arrived":
             self._say("mission_arrived")

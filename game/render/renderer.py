@@ -4,7 +4,7 @@
 level (the passes rebuild their level meshes when it was swapped), interpolates the drone's
 pose between the last two ticks (`DronePose`), moves the cameras, lets each pass read what it
 draws, and refreshes the HUD. `draw()` clears the frame to the level's horizon colour, lights
-the 3D program for the camera, and lets each pass issue its GL calls for the last prepared
+the 3D program for the camera (both darkened by rain: rain_light.py), and lets each pass issue its GL calls for the last prepared
 frame — so a paused game keeps drawing without stepping.
 
 Each thing drawn is a pass in game/render/passes/ (frame.py gives their contract). Their
@@ -17,7 +17,8 @@ and per draw call:
    the ground, if it was not painted first);
 4. the sky cap, only where nothing was drawn;
 5. blended, depth-tested but not written: one batch of blob shadow + propellers + blur discs,
-   the trail, the route, the rain; the map's marker over them;
+   the landing aid (ring and drop line), the trail, the route, the rain; the map's marker over
+   them;
 6. the HUD's text around the panels, then the menus.
 """
 
@@ -29,6 +30,8 @@ import numpy as np
 from pyglet import gl
 
 from components.flight import RigidBody
+from components.world import Collider
+from game.render import hud_text
 from game.render import transforms as tf
 from game.render.camera import CameraRig, ChaseCamera, FirstPersonCamera, MapCamera, View, level_raycast
 from game.render.drone_model import build_drone
@@ -36,17 +39,25 @@ from game.render.frame import DrawnLevel, Frame, GlState, LitProgram, Pass, Prog
 from game.render.gl import read_pixels
 from game.render.hud import Hud, HudContext
 from game.render.level_model import LevelMeshes, build_level, ground_grid, rgb
+from game.render.passes.crash import CrashPass
 from game.render.passes.drone import DronePass
 from game.render.passes.hud import HudPanelsPass, HudTextPass
+from game.render.passes.landing_aid import LandingAidPass
+from game.render.passes.lab_note import LabNotePass
 from game.render.passes.level import GroundFirstPass, LevelPass
 from game.render.passes.map_marker import MapMarkerPass
 from game.render.passes.menus import MenusPass
+from game.render.passes.player_hud import PlayerHudPass
 from game.render.passes.props_and_shadow import PropsAndShadowPass
 from game.render.passes.rain import RainPass
 from game.render.passes.route import RoutePass
 from game.render.passes.sky import SkyPass
 from game.render.passes.trail import TrailPass
+from game.render.passes.tutorial import TutorialPass
+from game.render.player_hud import PlayerHud
+from game.render.rain_light import rain_lighting
 from game.render.text import Font
+from systems.assists import AssistState
 from systems.scene import SceneConfig, drone_components
 from world.geometry import LevelGeometry
 from world.level import ActiveLevel, Ground, Level, Lighting
@@ -76,27 +87,38 @@ class Renderer:
                                  FirstPersonCamera(self.drone.camera_position_m), MapCamera(), active=camera)
         self._fonts: dict[tuple[float, bool], Font] = {}
         self.hud = Hud(self._font, max_rpm=self.vehicle.max_motor_speed_rad_s * 60.0 / (2.0 * math.pi))
+        self.player_hud = PlayerHud(self._font)  # the default HUD; H toggles (set_hud)
+        self.hud_kind = "player"
+        self.hud.visible = False
+        self.hud.avoid_rects = self.player_hud.panel_rects  # messages keep clear of the panels in use
         self.language = language
         self.frame = Frame(lit=LitProgram(), ui=Program("ui"), look=self._look)
 
         self.level = LevelPass()
         self.props = PropsAndShadowPass(app, self.drone)
         self.trail = TrailPass(app)
+        self.landing_aid = LandingAidPass(app)
         self.route = RoutePass(app)
         self.rain = RainPass(app)
         self.menus = MenusPass(app, self.hud)  # the window gives it its pause panel
+        self.tutorial = TutorialPass(app, self.hud, telemetry)  # the window gives it the bindings
         self.passes: tuple[Pass, ...] = (  # the draw order: see the module docstring
             GroundFirstPass(self.level),
             HudPanelsPass(self.hud),
             DronePass(self.drone),
             self.level,
-            SkyPass(),
+            SkyPass(app),
             self.props,
+            self.landing_aid,
             self.trail,
             self.route,
             self.rain,
             MapMarkerPass(self.cameras.cameras["top"]),
+            PlayerHudPass(self.player_hud),
             HudTextPass(self.hud),
+            self.tutorial,
+            LabNotePass(app, self.hud),
+            CrashPass(app, self.hud),
             self.menus,
         )
 
@@ -160,6 +182,7 @@ class Renderer:
         self.frame.fb_height = max(1, int(fb_height if fb_height is not None else height))
         self.frame.ui_projection = tf.gl_matrix(tf.ortho_2d(self.width, self.height))
         self.hud.layout(self.width, self.height, self.language)
+        self.player_hud.layout(self.width, self.height, self.language)
         self._refresh_hud_now()
 
     @property
@@ -179,7 +202,25 @@ class Renderer:
     def set_language(self, language: str) -> None:
         self.language = language
         self.hud.layout(self.width, self.height, language)
+        self.player_hud.layout(self.width, self.height, language)
         self._refresh_hud_now()
+
+    def set_hud(self, kind: str) -> None:
+        """"player" (the default) or "engineering": which HUD's panels are drawn. Messages
+        and the hint bar stay, placed clear of the panels in use."""
+        self.hud_kind = "engineering" if kind == "engineering" else "player"
+        self.hud.visible = self.hud_kind == "engineering"
+        self.player_hud.visible = not self.hud.visible
+        self.hud.avoid_rects = None if self.hud.visible else self.player_hud.panel_rects
+        self.hud.refresh_soon()
+        self.player_hud.refresh_soon()
+
+    def toggle_hud(self) -> str:
+        """H: the other HUD (a message says which)."""
+        self.set_hud("player" if self.hud_kind == "engineering" else "engineering")
+        lang = self.language
+        self.hud.message(hud_text.message("hud_mode", lang, hud_text.label(f"hud_{self.hud_kind}", lang)))
+        return self.hud_kind
 
     # -- per frame -----------------------------------------------------------------------------
     def prepare(self, dt: float) -> None:
@@ -189,6 +230,10 @@ class Renderer:
         frame.dt = dt
         (body,) = drone_components(self.app, RigidBody)
         frame.pose.interpolate(body, self.app.clock.alpha)
+        (collider,) = drone_components(self.app, Collider)
+        self.cameras.cameras["chase"].sense_ground(collider.height_above_ground_m,
+                                                   self.app.resource(AssistState).landing is not None,
+                                                   float(body.velocity[2]))
         self.cameras.update(dt, frame.pose.position, frame.pose.rotation)
         frame.camera_moved(self.cameras.active)
         for render_pass in self.passes:
@@ -196,6 +241,8 @@ class Renderer:
         self.prepared = True
         if frame.show_hud:
             self.hud.update(dt, self.telemetry, self._hud_context())
+            if self.player_hud.visible:
+                self.player_hud.update(dt, self.telemetry, self._hud_context())
 
     def draw(self) -> None:
         """The last prepared frame: clear to the horizon, then every pass in order, each in its
@@ -204,7 +251,7 @@ class Renderer:
             self.prepare(0.0)
         frame = self.frame
         frame.camera_moved(self.cameras.active)  # switched, or the window resized, since `prepare`
-        lighting = self.drawn_level.lighting
+        lighting = rain_lighting(self.drawn_level.lighting, self.app.resource(Weather).rain_mm_h)
         gl.glViewport(0, 0, frame.fb_width, frame.fb_height)
         horizon = rgb(lighting.sky_horizon)  # the sky below the sky cap (passes/sky.py)
         gl.glClearColor(horizon[0], horizon[1], horizon[2], 1.0)
@@ -230,6 +277,7 @@ class Renderer:
     def _refresh_hud_now(self) -> None:
         if self.prepared:
             self.hud.refresh(self.telemetry(), self._hud_context())
+            self.player_hud.refresh(self.telemetry(), self._hud_context())
 
     def mission_distance(self, index: int) -> float | None:
         """Metres from the drone (as drawn) to waypoint `index` of the route, or None."""

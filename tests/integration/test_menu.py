@@ -82,16 +82,101 @@ def test_controls_are_neutral_on_close_until_released(make_sim):
     assert math.hypot(*sim.telemetry().target_velocity[:2]) == pytest.approx(4.0)
 
 
-def test_choosing_an_entry_with_a(make_sim):
-    sim = armed(make_sim)
-    tap(sim, "LB")
+def move_to(sim, key):
+    """Down the rows the menu shows until the cursor is on `key`."""
     menu = sim.app.resource(Menu)
-    target = menu.ids().index("angle")
-    for _ in range(target):
+    for _ in range(len(menu.rows())):
+        if menu.rows()[menu.index].key == key:
+            return
         sim.pad.left = (0.0, -1.0)
         sim.step()
         sim.pad.left = (0.0, 0.0)
         sim.step()
-    assert menu.entries[menu.index].id == "angle"
+    assert menu.rows()[menu.index].key == key
+
+
+def test_choosing_an_entry_with_a(make_sim):
+    sim = armed(make_sim)
+    tap(sim, "LB")
+    menu = sim.app.resource(Menu)
+    move_to(sim, "laboratory")
+    tap(sim, "A")  # opens the group
+    assert menu.open and menu.group == "laboratory"
+    move_to(sim, "angle")
     tap(sim, "A")
     assert not menu.open and sim.telemetry().mode == "angle"
+
+
+def test_the_menu_opens_on_its_groups(make_sim):
+    """Not one list of 15: the groups (a group of one entry shows that entry), each opening on
+    its own entries; B goes back to the groups, B again closes."""
+    sim = make_sim()
+    menu = sim.app.resource(Menu)
+    tap(sim, "LB")
+    top = [(r.kind, r.key) for r in menu.rows()]
+    assert top == [("entry", "manual"), ("group", "assists"), ("entry", "restart"), ("group", "laboratory"),
+                   ("group", "weather"), ("group", "air")]
+    assert len(menu.entries) > 2 * len(top)  # the street's weather and air presets make the long list
+    for kind, key in top:
+        if kind == "group":
+            menu.index = top.index((kind, key))
+            tap(sim, "A")
+            assert [r.key for r in menu.rows()] == [e.id for e in menu.entries if e.group == key]
+            tap(sim, "B")
+            assert menu.open and menu.group is None and menu.index == top.index((kind, key))
+    tap(sim, "B")
+    assert not menu.open
+
+
+def test_lb_closes_from_inside_a_group_and_the_menu_reopens_on_the_groups(make_sim):
+    sim = make_sim()
+    menu = sim.app.resource(Menu)
+    tap(sim, "LB")
+    move_to(sim, "weather")
+    tap(sim, "A")
+    assert menu.group == "weather"
+    tap(sim, "LB")
+    assert not menu.open
+    tap(sim, "LB")
+    assert menu.open and menu.group is None and menu.index == 0
+
+
+def test_restart_from_the_menu_asks_for_confirmation(make_sim):
+    sim = armed(make_sim)
+    menu = sim.app.resource(Menu)
+    tap(sim, "LB")
+    move_to(sim, "restart")
+    tap(sim, "A")  # asks: nothing restarted yet
+    assert menu.open and menu.confirming == "restart"
+    assert [(r.kind, r.key) for r in menu.rows()] == [("confirm", "restart"), ("cancel", "")]
+    assert sim.telemetry().armed and sim.telemetry().motor_power > 0.0
+    move_to(sim, "")  # Cancel: back to the groups, still flying
+    tap(sim, "A")
+    assert menu.open and menu.confirming is None and sim.telemetry().armed
+    assert menu.rows()[menu.index].key == "restart"
+    tap(sim, "A")
+    tap(sim, "B")  # B cancels too
+    assert menu.open and menu.confirming is None and sim.telemetry().armed
+    tap(sim, "A")
+    tap(sim, "A")  # confirmed
+    t = sim.telemetry()
+    # back on the spawn point, then the rest of that frame's fall at MotorPower 0: ½ g (1/60 s)²
+    assert not menu.open and not t.armed and t.motor_power == 0.0
+    assert t.position == pytest.approx((0.0, 0.0, 50.0 - 0.5 * 9.80665 / 60 ** 2), abs=1e-4)
+
+
+def test_the_back_button_and_select_restart_at_once(make_sim):
+    for restart in (lambda sim: tap(sim, "BACK"), lambda sim: sim.select("restart")):
+        sim = armed(make_sim)
+        restart(sim)
+        t = sim.telemetry()
+        assert not sim.app.resource(Menu).open and not t.armed and t.motor_power == 0.0
+        assert t.position == pytest.approx((0.0, 0.0, 50.0), abs=0.5 * 9.80665 / 60 ** 2 + 1e-6)
+
+
+def test_select_still_takes_every_entry_id(make_sim):
+    sim = make_sim()
+    menu = sim.app.resource(Menu)
+    for entry_id in menu.ids():
+        sim.select(entry_id)
+        assert not menu.open

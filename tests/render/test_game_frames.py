@@ -84,7 +84,7 @@ def _flight_panel(game) -> tuple[slice, slice]:
 
 
 def test_hud_shows_text_in_its_region(make_game, save_shot):
-    game = make_game()
+    game = make_game(hud="engineering")  # the engineering HUD: its FLIGHT panel
     settle(game, 5)
     before = game.pixels()
     rows, cols = _flight_panel(game)

@@ -239,9 +239,12 @@ def test_the_rain_note_says_how_hard_it_rains_in_the_huds_language():
 
 def test_hud_numbers():
     assert T.signed(-0.004) == "+0.0"
-    assert T.target_velocity_text((0.0, 4.0, 0.0), "en") == "4.0 m/s → 090°"
-    assert T.target_velocity_text((6.0, -0.001, 0.0), "en") == "6.0 m/s → 000°"  # not 360°
-    assert T.wind_text((-3.0, 0.0, 0.0), "en") == "3.0 m/s from 000°"  # blowing towards −X: from +X
+    # compass bearings: north = world +Y (000°), east = world +X (090°)
+    assert T.target_velocity_text((0.0, 4.0, 0.0), "en") == "4.0 m/s → 000°"
+    assert T.target_velocity_text((6.0, -0.001, 0.0), "en") == "6.0 m/s → 090°"
+    assert T.target_velocity_text((-0.001, 6.0, 0.0), "en") == "6.0 m/s → 000°"  # not 360°
+    assert T.wind_text((-3.0, 0.0, 0.0), "en") == "3.0 m/s from 090° E"  # blowing towards −X: from +X, east
+    assert T.wind_text((0.0, -2.0, 0.0), "fr") == "2.0 m/s de 000° N"  # blowing south: a north wind
     assert T.thousands(16436.4) == "16 436"
 
 

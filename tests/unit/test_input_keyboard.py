@@ -224,9 +224,24 @@ def test_the_menu_from_the_keyboard_tab_arrows_enter(make_sim):
     frame()
     release(kb, "DOWN")
     frame()
-    assert menu.index == 1
+    assert menu.index == 1 and menu.rows()[1].key == "assists"  # the menu opens on its groups
+    press(kb, "ENTER")  # Enter opens the group …
+    frame()
+    release(kb, "ENTER")
+    frame()
+    assert menu.open and menu.group == "assists" and not heard.selected
+    press(kb, "LEFT")  # … Left goes back to the groups …
+    frame()
+    release(kb, "LEFT")
+    frame()
+    assert menu.open and menu.group is None and menu.index == 1
+    press(kb, "RIGHT")  # … Right opens it again, and Enter chooses its first entry
+    frame()
+    release(kb, "RIGHT")
+    frame()
+    assert menu.group == "assists"
     press(kb, "ENTER")
     frame()
-    assert not menu.open and heard.selected == [menu.entries[1].id]
+    assert not menu.open and heard.selected == [menu.rows()[0].key] == ["takeoff"]
     frame()  # Enter still held after choosing: it must not descend (docs/model.md#menu)
     assert "A" not in sim.app.resource(PilotCommand).held

@@ -7,10 +7,16 @@ game/render/frame.py for the contract, game/render/renderer.py for the order the
 | drone.py | the drone's body |
 | sky.py | the sky cap above the horizon |
 | props_and_shadow.py | the blob shadow, the propellers and their blur discs, in one batch |
-| trail.py | the drone's trail |
+| landing_aid.py | the ring on the surface below the drone and the drop line to it |
+| trail.py | the drone's trail, a ribbon facing the camera |
 | route.py | the mission route |
 | rain.py | the rain streaks around the camera |
 | map_marker.py | the drone's arrow on the map |
 | hud.py | the HUD: its readout panels (cached in a texture), then the text around them |
+| player_hud.py | the player HUD's see-through panels (when it is the HUD in use) |
+| title.py | the title screen, over everything, while it is open |
+| lab_note.py | in Angle / Acro: PROPULSION is the direct collective, and the collective that hovers |
+| crash.py | the CRASHED banner and how to restart, while a crash has ended the flight |
+| tutorial.py | the tutorial prompt, the hint bar's content, the controls overlay (F1) |
 | menus.py | the flight menu and the pause panel, over everything |
 """

@@ -33,7 +33,7 @@ class HudPanelsPass(Pass):
         self.rects: list[tuple[float, float, float, float]] = []  # what `quads` holds
 
     def draw(self, frame: Frame) -> None:
-        if not frame.show_hud:
+        if not (frame.show_hud and self.hud.visible):  # hidden while the player HUD is in use
             return
         size = (frame.fb_width, frame.fb_height)
         if self.cache is None or (self.cache.width, self.cache.height) != size:
