@@ -51,6 +51,7 @@ class Impact:
     speed_m_s: float  # normal speed into the surface
     normal: tuple[float, float, float]  # out of the surface, world
     damage: float  # the drone's total damage after this impact, 0..1
+    entity: int | None = None  # the drone that hit (None: the player's)
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,7 +48,7 @@ class ResolveContacts(esper.Processor):
                 col.impact_speed_m_s = col.impact_damage = 0.0
             self._just_placed = False
             return
-        for _, (body, col) in esper.get_components(RigidBody, Collider):
+        for entity, (body, col) in esper.get_components(RigidBody, Collider):
             was_resting = col.resting
             # plain floats for the narrow phase: numpy scalars would cost ten times more
             values = body.state.tolist()
@@ -76,7 +76,7 @@ class ResolveContacts(esper.Processor):
                 col.last_impact_speed_m_s = col.impact_speed_m_s = speed
                 damage = min(1.0, col.damage + impact_damage(speed, params))
                 col.impact_damage, col.damage = damage - col.damage, damage
-                self.app.emit(events.Impact(speed, solver.normal, col.damage))
+                self.app.emit(events.Impact(speed, solver.normal, col.damage, entity))
             if solver.resting and not was_resting and not self._just_placed:
                 self.app.emit(events.Touchdown(support if support is not None else solver.bottom_z_m))
         self._just_placed = False

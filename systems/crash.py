@@ -2,14 +2,17 @@
 
 Two thin systems around the pure rule in `flight/damage.py`:
 
-- `EndCrashedFlights` (COLLISION, after the contacts): this tick's impact (what
-  `ResolveContacts` wrote into the `Collider`) takes its added damage off the health of the
-  rotor nearest to it; an impact faster than the vehicle's `crash_impact_speed`, or damage
-  reaching 1, ends the flight — `Collider.crashed`, the motors stopped (MotorPower 0,
-  disarmed), any assist dropped, `Crashed` emitted.
-- `KeepCrashedMotorsOff` (CONTROL, before the controller): a crashed drone's motors stay off
-  whatever the pilot asks (RT, take-off, a laboratory collective): no re-arm until Restart,
-  which clears the crash and repairs the rotors (`systems.scene.place_at_spawn`).
+- `EndCrashedFlights` (a handler of `Impact`, which the contacts emit in the tick of the
+  impact): the impact's added damage (what `ResolveContacts` wrote into the `Collider`) comes
+  off the health of the rotor nearest to it; an impact faster than the vehicle's
+  `crash_impact_speed`, or damage reaching 1, ends the flight — `Collider.crashed`, the motors
+  stopped (MotorPower 0, disarmed), any assist dropped, `Crashed` emitted.
+- `KeepCrashedMotorsOff` (ASSIST, after the pilot's setpoints and the assists, so before the
+  frame's ticks): a crashed drone's motors stay off whatever the pilot asks (RT, take-off, a
+  laboratory collective): no re-arm until Restart, which clears the crash and repairs the
+  rotors (`systems.scene.place_at_spawn`).
+
+Nothing here runs per tick: the crash rule costs only on impacts.
 """
 
 from __future__ import annotations
@@ -23,9 +26,9 @@ from components.world import Collider
 from engine.app import App
 from engine.stages import Stage
 from flight.damage import crash_reason, damaged_health, impact_shares
-from systems.assists import ASSIST_MODES, AssistState
-from systems.collision import ResolveContacts
-from systems.control import RunFlightController
+from systems.assists import ASSIST_MODES, AssistState, RunAssists
+from systems.manual import ApplyManualSetpoints
+from systems.scene import Drone
 
 
 def _stop(app: App, ctrl: Controller, rotors: Rotors) -> None:
@@ -42,29 +45,35 @@ def _stop(app: App, ctrl: Controller, rotors: Rotors) -> None:
         app.emit(events.ModeChanged(old, Mode.MANUAL))
 
 
-class EndCrashedFlights(esper.Processor):
+class EndCrashedFlights:
+    """On each impact (a long-lived handler of `Impact`, emitted by the contacts in the tick the
+    impact happens): its added damage off the nearest rotor's health; the crash rule."""
+
     def __init__(self, app: App) -> None:
         self.app = app
 
-    def process(self, dt: float) -> None:
-        for _, (frame, body, rotors, ctrl, col) in esper.get_components(Airframe, RigidBody, Rotors, Controller,
-                                                                        Collider):
-            speed = col.impact_speed_m_s
-            if speed <= 0.0 or col.crashed:
-                continue
-            vehicle = frame.vehicle
-            if col.impact_damage > 0.0:
-                shares = impact_shares(col.contact_normal, body.quaternion.tolist(), vehicle.rotor_x_m,
-                                       vehicle.rotor_y_m)
-                rotors.health[:] = damaged_health(rotors.health, shares, col.impact_damage)
-            reason = crash_reason(speed, col.damage, vehicle.crash_impact_speed_m_s)
-            if reason:
-                col.crashed = True
-                _stop(self.app, ctrl, rotors)
-                self.app.emit(events.Crashed(reason, speed, col.damage))
+    def on_impact(self, event: events.Impact) -> None:
+        app = self.app
+        entity = app.resource(Drone).entity if event.entity is None else event.entity
+        frame, body, rotors, ctrl, col = (esper.component_for_entity(entity, kind)
+                                          for kind in (Airframe, RigidBody, Rotors, Controller, Collider))
+        if col.crashed:
+            return
+        vehicle = frame.vehicle
+        if col.impact_damage > 0.0:
+            shares = impact_shares(col.contact_normal, body.quaternion.tolist(), vehicle.rotor_x_m, vehicle.rotor_y_m)
+            rotors.health[:] = damaged_health(rotors.health, shares, col.impact_damage)
+        reason = crash_reason(event.speed_m_s, col.damage, vehicle.crash_impact_speed_m_s)
+        if reason:
+            col.crashed = True
+            _stop(app, ctrl, rotors)
+            app.emit(events.Crashed(reason, event.speed_m_s, col.damage))
 
 
 class KeepCrashedMotorsOff(esper.Processor):
+    """Once a frame, after the pilot's setpoints and the assists and before this frame's ticks:
+    a crashed drone's motors stay off whatever was asked (RT, take-off, a collective)."""
+
     def __init__(self, app: App) -> None:
         self.app = app
 
@@ -75,10 +84,12 @@ class KeepCrashedMotorsOff(esper.Processor):
 
 
 class CrashPlugin:
-    """Crashes that end the flight until Restart, and damaged rotors."""
+    """Crashes that end the flight until Restart, and damaged rotors. Nothing runs per tick:
+    the rule runs on impacts, the motors are held off once a frame."""
 
     name = "crash"
 
     def build(self, app: App) -> None:
-        app.add_system(EndCrashedFlights(app), Stage.COLLISION, after=ResolveContacts)
-        app.add_system(KeepCrashedMotorsOff(app), Stage.CONTROL, before=RunFlightController)
+        self.rule = EndCrashedFlights(app)
+        app.on(events.Impact, self.rule.on_impact)
+        app.add_system(KeepCrashedMotorsOff(app), Stage.ASSIST, after=(ApplyManualSetpoints, RunAssists))
