@@ -147,3 +147,39 @@ class TutorialStep:
     index: int  # the completed step, 0-based
     count: int  # steps in the tutorial
     finished: bool  # it was the last one
+
+
+@dataclass(frozen=True, slots=True)
+class CourseStarted:
+    """A course's timer started (gate 0 crossed, or the start pad left, after the countdown)."""
+
+    course_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class GatePassed:
+    """The next gate of the running course was passed (systems/course.py)."""
+
+    course_id: str
+    index: int  # the passage, counting through the laps: 0 … gates × laps − 1
+    time_s: float  # since the start
+    delta_s: float | None  # to the best run's split at this gate; None without a best run
+
+
+@dataclass(frozen=True, slots=True)
+class GateMissed:
+    """The drone crossed a later gate, or the next gate's plane outside its opening: the
+    next gate stays the same (it must be flown back to)."""
+
+    course_id: str
+    index: int  # the gate still to pass
+
+
+@dataclass(frozen=True, slots=True)
+class CourseFinished:
+    """The course was finished: its time, the best time (this run's if it is the best) and the medal."""
+
+    course_id: str
+    time_s: float
+    best_s: float
+    medal: str  # "gold" | "silver" | "bronze" | "none" (world.course.medal)

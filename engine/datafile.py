@@ -113,17 +113,29 @@ class _LineIndex:
         self.inside: dict[tuple, int] = {}
         self.scans = 1
         cap = MAX_NESTING_DEPTH + 1
-        array_counts: dict[str, int] = {}
+        array_counts: dict[tuple, int] = {}  # resolved path of an array of tables → its last index
+        names_trie: dict[tuple[int, str], int] = {}  # (parent node, name) → node: a header's names, one step each
+        arrays: dict[int, int] = {}  # node of an array of tables' names (`courses`) → its element now open
         current: list[str | int] = []
         # "\n" alone ends a line, as for tomllib: splitlines() would also split at a U+2028 in a string
         for number, raw in enumerate(text.split("\n"), start=1):
             header = _HEADER.match(raw)
             if header:
                 names: list[str | int] = [n.strip().strip("\"'") for n in header.group(1).split(".", cap)[:cap]]
-                if raw.lstrip().startswith("[["):
-                    key = ".".join(map(str, names))
-                    array_counts[key] = array_counts.get(key, -1) + 1
-                    names.append(array_counts[key])
+                is_array = raw.lstrip().startswith("[[")
+                path: list[str | int] = []
+                node = 0
+                for k, name in enumerate(names):  # `[[a.b]]` inside the element of `[[a]]` now open
+                    path.append(name)
+                    node = names_trie.setdefault((node, name), len(names_trie) + 1)
+                    if is_array and k == len(names) - 1:
+                        key = tuple(path)
+                        array_counts[key] = index = array_counts.get(key, -1) + 1
+                        arrays[node] = index
+                        path.append(index)
+                    elif node in arrays:
+                        path.append(arrays[node])
+                names = path
                 current = names
                 self._add(tuple(names), number)
                 continue

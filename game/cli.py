@@ -37,6 +37,10 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--level", default=None,
                       help="level name or path: fly it straight away (default: the title screen, the street behind it)")
     play.add_argument("--demo", action="store_true", help="run the headless demo flight instead of the window")
+    play.add_argument("--replay", metavar="R.replay", default=None,
+                      help="play a replay file back in the window (its own level; P pause, -/= speed, Backspace restart)")
+    play.add_argument("--ghost", metavar="R.replay", default=None,
+                      help="race a replay file's drone as a translucent ghost (refused if its level differs)")
     _mod_arguments(play)
 
     demo = sub.add_parser("demo", help="fly the headless demo and print a flight summary")
@@ -164,7 +168,8 @@ def _main(argv: list[str] | None) -> int:
     try:
         if args.command in (None, "play"):
             return _play(getattr(args, "level", None), getattr(args, "demo", False),
-                         getattr(args, "mods", None), getattr(args, "strict_mods", False))
+                         getattr(args, "mods", None), getattr(args, "strict_mods", False),
+                         getattr(args, "replay", None), getattr(args, "ghost", None))
         if args.command == "demo":
             return _demo(args.level, _find_mods(args.mods, args.strict_mods), args.strict_mods)
         if args.command == "fly":
@@ -210,11 +215,27 @@ def _main(argv: list[str] | None) -> int:
     return 2
 
 
-def _play(level: str | None, demo: bool, mod_dirs: list[str] | None = None, strict_mods: bool = False) -> int:
+def _play(level: str | None, demo: bool, mod_dirs: list[str] | None = None, strict_mods: bool = False,
+          replay: str | None = None, ghost: str | None = None) -> int:
+    if replay is not None and level is not None:
+        raise ValueError("play: --replay flies the replay's own level: leave --level out")
     title = level is None  # no --level: the title screen
     level = level or "street"
     plugins = _find_mods(mod_dirs, strict_mods)  # the headless fallback flies with the same mods
     problem = None if demo else display_problem()
+    if demo and (replay is not None or ghost is not None):
+        raise ValueError("play: --demo flies the demo flight: leave --replay and --ghost out")
+    if replay is not None and problem is not None:
+        from game.fly import run_replay  # noqa: PLC0415
+
+        print(f"donify: {problem}: flying the replay headless instead of the window")
+        return run_replay(replay, None, plugins=plugins)
+    if ghost is not None and problem is not None:
+        from game.replay_playback import window_start  # noqa: PLC0415 (checked all the same: one line if bad)
+
+        window_start(None if title else level, None, ghost, plugins)
+        print(f"donify: {problem}: a ghost needs the window: running the headless demo flight")
+        return _demo(level, plugins, strict_mods)
     if demo or problem is not None:
         if not demo:
             print(f"donify: {problem}: running the headless demo flight instead of the window")
@@ -229,7 +250,7 @@ def _play(level: str | None, demo: bool, mod_dirs: list[str] | None = None, stri
             raise
         print(f"donify: cannot open the display ({exc}): running the headless demo flight instead of the window")
         return _demo(level, plugins, strict_mods)
-    return play(level, plugins=plugins, strict_mods=strict_mods, title=title)
+    return play(level, plugins=plugins, strict_mods=strict_mods, title=title, replay=replay, ghost=ghost)
 
 
 def _check_levels(files: list[str]) -> int:
@@ -247,7 +268,8 @@ def _check_levels(files: list[str]) -> int:
             continue
         counts = ((len(level.boxes), "box", "boxes"), (len(level.cylinders), "cylinder", None),
                   (len(level.pads), "pad", None), (len(level.platforms), "platform", None),
-                  (len(level.mission.waypoints) if level.mission else 0, "waypoint", None))
+                  (len(level.mission.waypoints) if level.mission else 0, "waypoint", None),
+                  (len(level.courses), "course", None))
         print(f"{level.source}: ok: {level.name!r}, " + ", ".join(counted(*c) for c in counts))
     return 1 if bad else 0
 

@@ -35,6 +35,7 @@ from game.replay import call as replay_call
 from game.wording import counted
 from game.script import BUILTIN_ENTRIES, Script, ScriptPlayer, load_script
 from game.seed import SEED_EXPECTED, check_seed
+from systems.course import COURSE_PREFIX
 
 FRAME_S = 1.0 / 60.0  # the game's frame (game.simulation.FRAME_S)
 
@@ -64,6 +65,7 @@ class FlightSummary:
     damage: float = 0.0  # at the end
     max_damage: float = 0.0
     mission: dict = field(default_factory=dict)  # at the end: status, waypoint_index, …
+    course: dict = field(default_factory=dict)  # at the end: course_id, status, gate, gates, time_s, splits
     final_mode: str = ""
     armed: bool = False
     motor_power: float = 0.0
@@ -96,6 +98,7 @@ class FlightSummary:
         self.damage = record["damage"]
         self.max_damage = max(self.max_damage, record["damage"])
         self.mission = dict(record.get("mission") or {})
+        self.course = dict(record.get("course") or {})
         self.final_mode = record["mode"]
         self.armed = record["armed"]
         self.motor_power = record["motor_power"]
@@ -117,7 +120,15 @@ class FlightSummary:
             f"  mission            {status:>9}, waypoint index {index}{extra}",
             f"  final mode         {self.final_mode:>9} ({'armed' if self.armed else 'disarmed'}, "
             f"MotorPower {self.motor_power:.2f})",
-        ]
+        ] + self.course_lines()
+
+    def course_lines(self) -> list[str]:
+        """The course line, when the flight ran one: status, time, gates passed."""
+        course = self.course or {}
+        if not course.get("course_id"):
+            return []
+        return [f"  course             {course['status']:>9}, time {course['time_s']:.2f} s, gates "
+                f"{course['gate']}/{course['gates']} ({course['course_id']})"]
 
 
 # -- the flight -------------------------------------------------------------------------------
@@ -262,8 +273,8 @@ def _start_weather(sim, script: Script) -> list[str]:
 
 def _selection_errors(sim, script: Script, warn) -> list[str]:
     """Before flying: a selection of an entry the menu does not offer is an error, unless it
-    is one of the game's own entries (its feature may be absent from this level or build:
-    the selection is then skipped with a warning)."""
+    is one of the game's own entries or a course (its feature may be absent from this level or
+    build: the selection is then skipped with a warning)."""
     from systems.menu import Menu  # noqa: PLC0415
 
     offered = sim.app.resource(Menu).ids()
@@ -272,7 +283,7 @@ def _selection_errors(sim, script: Script, warn) -> list[str]:
         if name in offered:
             continue
         where = script.where(index, "select")
-        if name in BUILTIN_ENTRIES:
+        if name in BUILTIN_ENTRIES or name.startswith(COURSE_PREFIX):
             if warn is not None:
                 warn(f"{where}: timeline.{index}.select: {name!r} is not offered by the menu in this level "
                      f"(offered: {', '.join(offered)}); it will be skipped")

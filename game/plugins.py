@@ -37,6 +37,7 @@ from systems.assists import AssistPlugin
 from systems.battery_events import BatteryEventsPlugin
 from systems.collision import LevelPlugin
 from systems.control import ControlPlugin
+from systems.course import CoursePlugin
 from systems.crash import CrashPlugin
 from systems.dynamics import DynamicsPlugin
 from systems.manual import ManualFlightPlugin
@@ -61,7 +62,7 @@ def default_plugins() -> list[Plugin]:
     written the way a mod is."""
     return [PilotInputPlugin(), MenuPlugin(), FlightModesPlugin(), RestartPlugin(), ManualFlightPlugin(),
             ControlPlugin(), DynamicsPlugin(), BatteryEventsPlugin(), LevelPlugin(), AssistPlugin(), CrashPlugin(),
-            TrailPlugin(), WeatherPlugin(), TutorialPlugin()]
+            TrailPlugin(), WeatherPlugin(), TutorialPlugin(), CoursePlugin()]
 
 
 # -- mods -----------------------------------------------------------------------------------

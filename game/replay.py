@@ -3,7 +3,8 @@
 The simulation is deterministic — the same inputs and seed give bit-identical telemetry — so a
 flight is its inputs: how the Simulation was made (level, seed, weather, spawn, vehicle), then
 per frame the virtual pad as the INPUT stage read it and the frame's length, and the headless
-verbs called between frames (`select`, `set_mode`, `reset`, `set_weather`). A `Recorder`
+verbs called between frames (`select`, `set_mode`, `reset`, `set_weather`, `apply_level` — a
+level loaded in place, by name or path and content hash). A `Recorder`
 attached to a Simulation notes them as they happen (`sim.record()`); `replay()` makes the same
 Simulation and plays them back.
 
@@ -44,7 +45,7 @@ from world.level import Level
 
 FORMAT = "donify-replay"
 FORMAT_VERSION = 1
-VERBS = ("select", "set_mode", "reset", "set_weather")  # the Simulation calls a replay carries
+VERBS = ("select", "set_mode", "reset", "set_weather", "apply_level")  # the Simulation calls a replay carries
 MAX_FILE_BYTES = 200 * 1024 * 1024  # compressed; a 10-minute flight is well under 1 MB
 
 

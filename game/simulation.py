@@ -23,9 +23,11 @@ from components.flight import Battery, Controller, RigidBody, Rotors
 from components.pilot import Pad
 from components.world import Collider, Trail
 from engine.app import App, Plugin
+from engine.datafile import DataFileError
 from flight import quat
 from flight.vehicle import RPM_TO_RAD_S, Vehicle, default_vehicle, load_vehicle
 from components import events
+from game.best_times import BestTimes, keep_best_times
 from game.levels import apply_level
 from game.plugins import build_mods, default_plugins
 from game.replay import FORMAT, FORMAT_VERSION, Recorder, donify_version, level_hash, vehicle_hash
@@ -34,6 +36,7 @@ from game.telemetry import Telemetry
 from systems.weather import set_weather as _set_weather
 from systems.weather import start_weather
 from systems.assists import AssistState
+from systems.course import CourseState
 from systems.menu import select
 from systems.modes import FlightModes
 from systems.scene import SceneConfig, drone_components, spawn_drone
@@ -68,12 +71,15 @@ class Simulation:
             one that raises or leaves the drone's state non-finite is disabled, a slow one
             named (game.plugins.build_mods); `mod_problems` lists every such line.
         strict_mods: raise instead (the mod's exception, or game.plugins.ModError).
+        best_times: a best-times file (game/best_times.py) the course runs read their best
+            splits from and record finished runs in; None keeps none. `sim.best_times.problems`
+            lists its one-line problems (a corrupt file set aside, a failed save).
     """
 
     def __init__(self, level: str | Path | None = "street", *, seed: int = 0,
                  density: float | None = None, wind=None, position=None, yaw_deg: float | None = None,
                  vehicle: Vehicle | str | Path | None = None, plugins: Iterable[Plugin] = (),
-                 strict_mods: bool = False) -> None:
+                 strict_mods: bool = False, best_times: str | Path | None = None) -> None:
         check_seed(seed)
         if density is not None or wind is not None:
             check_weather(1.225 if density is None else density, (0, 0, 0) if wind is None else wind)
@@ -110,6 +116,8 @@ class Simulation:
         self.pad = app.insert_resource(Pad())
         app.add_plugins(default_plugins())
         spawn_drone(app, self.config)
+        self.best_times = None if best_times is None else BestTimes(best_times)
+        self._best_keeper = None if self.best_times is None else keep_best_times(app, self.best_times)
         self.mod_problems = build_mods(app, list(plugins), strict=strict_mods)
         self.mods = [str(p.name) for p in plugins]
 
@@ -175,13 +183,21 @@ class Simulation:
         if self._recorder is not None:  # only a call that succeeded is part of the flight
             self._recorder.call(verb, arguments)
 
-    def apply_level(self, level) -> None:
-        """Fly in another level (a `Level`, a name or a path) from the next tick: geometry and
-        spawn pad change, the drone's state does not (hot reload). Bad files: DataFileError."""
+    def apply_level(self, level=None, sha256: str | None = None) -> None:
+        """Fly in another level (a `Level`, a name or a path; None the open world) from the next
+        tick: geometry and spawn pad change, the drone's state does not (hot reload). Bad files:
+        DataFileError. A replay notes the level by its name or path and its content's hash;
+        flown again, `sha256` refuses (DataFileError) a level whose content differs."""
+        named = None if level is None else level.source if isinstance(level, Level) else str(level)
         if not isinstance(level, Level) and level is not None:
             level = load_level(level)
+        if sha256 is not None and level_hash(level) != sha256:
+            raise DataFileError([f"{named or 'the open world'}: refused: the level differs from the one recorded "
+                                 f"(recorded version {sha256[:12]}, here {str(level_hash(level))[:12]}): "
+                                 f"flown here it would not be the same flight"])
         apply_level(self.app, level)
         self.level = level
+        self._note("apply_level", level=named or None, sha256=level_hash(level))
 
     @property
     def time(self) -> float:
@@ -229,6 +245,7 @@ class Simulation:
             mission=assists.mission_record.record(),
             landing_refused=assists.landing_refused,
             crashed=collider.crashed,
+            course=self.app.resource(CourseState).record(),
         )
 
     def components(self, *kinds):

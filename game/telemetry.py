@@ -9,6 +9,7 @@ import math
 from dataclasses import dataclass, field, fields, is_dataclass
 
 from flight.assists import MissionRecord
+from systems.course import CourseRecord
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class Telemetry:
     mission: MissionRecord = field(default_factory=MissionRecord)  # status, waypoint index, …
     landing_refused: str = ""  # why the last landing (B) was refused; "" if it was not
     crashed: bool = False  # an impact or the damage ended the flight: motors stopped until Restart
+    course: CourseRecord = field(default_factory=CourseRecord)  # course_id, status, gate, gates, time_s, splits
 
     def as_dict(self) -> dict:
         """JSON-ready: tuples become lists, non-finite numbers become None."""

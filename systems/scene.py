@@ -60,9 +60,11 @@ def spawn_drone(app: App, config: SceneConfig) -> int:
     return entity
 
 
-def place_at_spawn(app: App) -> None:
-    """Restart / ResetFlight: spawn pose, full pack, no damage, empty trail, MotorPower 0."""
+def place_at_spawn(app: App, position_m: tuple[float, float, float] | None = None) -> None:
+    """Restart / ResetFlight: spawn pose, full pack, no damage, empty trail, MotorPower 0.
+    `position_m`: another place than the spawn's for the centre of mass (a course's start pad)."""
     config = app.resource(SceneConfig)
+    spawn = config.spawn_position_m if position_m is None else position_m
     entity = app.resource(Drone).entity
     app.activate()
     body = esper.component_for_entity(entity, RigidBody)
@@ -72,8 +74,8 @@ def place_at_spawn(app: App) -> None:
     collider = esper.component_for_entity(entity, Collider)
     trail = esper.component_for_entity(entity, Trail)
     vehicle = config.vehicle
-    body.position[:] = config.spawn_position_m
-    body.previous_position[:] = config.spawn_position_m
+    body.position[:] = spawn
+    body.previous_position[:] = spawn
     body.velocity[:] = (0.0, 0.0, 0.0)
     body.acceleration[:] = (0.0, 0.0, 0.0)
     body.angular_velocity[:] = (0.0, 0.0, 0.0)
@@ -84,7 +86,7 @@ def place_at_spawn(app: App) -> None:
     ctrl.mode = Mode.MANUAL
     ctrl.motor_power = 0.0
     ctrl.target_velocity[:] = (0.0, 0.0, 0.0)
-    ctrl.target_altitude = config.spawn_position_m[2]
+    ctrl.target_altitude = spawn[2]
     ctrl.hold_altitude = True
     ctrl.hold_position = None
     ctrl.target_yaw_rate = 0.0

@@ -17,7 +17,8 @@ describes:
 - `weather`: presets (wind, gusts, density, rain), the first or `default_weather` used at start;
 - `lighting`: sun, sky and fog hints for the renderer;
 - `contact`: restitution and friction of the level's surfaces;
-- `tutorial`: steps shown one at a time, each a prompt and a condition (`world.tutorial`).
+- `tutorial`: steps shown one at a time, each a prompt and a condition (`world.tutorial`);
+- `courses`: gates in order to fly through against the clock (`world.course`).
 
 Positions are `[x, y]` (standing on the ground) or `[x, y, z]`; for boxes, cylinders, pads
 and platforms the position is the centre of the *bottom* face, so `z` is where the object
@@ -39,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, Strict, StringConstraints,
-                      WithJsonSchema)
+                      WithJsonSchema, model_validator)
 
 from world.geometry import BoxRow, CylinderRow, LevelGeometry
 from world.tutorial import ACTION_NAMES, ConditionError, parse_condition, placeholders
@@ -285,6 +286,42 @@ class Tutorial(_Data):
     steps: Annotated[list[TutorialStep], Field(min_length=1, max_length=200)]
 
 
+CourseEnd = Annotated[str, Strict(), StringConstraints(pattern=r"^(gate|pad:[A-Za-z0-9][A-Za-z0-9_\-]*)$", max_length=70),
+                     Field(description='"gate" or "pad:<pad id>"')]
+
+
+class CourseGate(_Data):
+    """One gate of a course: an opening centred on `position`, passed along `heading_deg`
+    (counter-clockwise from +X), tilted by `tilt_deg` about its horizontal axis (+ nose up);
+    a rectangle `size` = [width, height] or a ring of `radius` (world.course: the geometry)."""
+
+    position: tuple[Coord, Coord, Coord]  # m, the opening's centre
+    heading_deg: Yaw = 0.0
+    tilt_deg: Annotated[Number, Field(ge=-80.0, le=80.0)] = 0.0
+    size: Size2 | None = None  # m, width × height: a rectangle
+    radius: Length | None = None  # m: a ring
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> "CourseGate":
+        if (self.size is None) == (self.radius is None):
+            raise ValueError("either size = [width, height] or radius (one of them)")
+        return self
+
+
+class Course(_Data):
+    """A course: gates in order, `laps` times, a par time; started by crossing gate 0 or by
+    leaving a pad, finished at the last gate or by landing on a pad after it."""
+
+    id: Id
+    name: Text
+    description: Text = ""
+    par_s: Annotated[Number, Field(gt=0.0, le=86_400.0)]  # s
+    laps: Annotated[int, Strict(), Field(ge=1, le=100)] = 1
+    start: CourseEnd = "gate"
+    finish: CourseEnd = "gate"
+    gates: Annotated[list[CourseGate], Field(max_length=1000)] = []
+
+
 class Level(_Data):
     """A loaded, validated level. Immutable: hot reload builds a new one."""
 
@@ -305,6 +342,7 @@ class Level(_Data):
     lighting: Lighting = Lighting()
     contact: Contact = Contact()
     tutorial: Tutorial | None = None
+    courses: Annotated[list[Course], Field(max_length=100)] = []
     _source: str = PrivateAttr(default="")  # the file it was loaded from
 
     @property

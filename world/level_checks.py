@@ -11,7 +11,12 @@ located line `FILE:LINE: key.path: expected …, got …`, all reported at once:
   transit altitude, each leg between waypoints, the descent onto the arrival pad — is not
   blocked by an obstacle (the envelope swept along it with `ROUTE_CLEARANCE_M` of margin);
 - a street has a length, a tree's canopy starts below its top, the fog ends after it starts;
-- a tutorial condition's `landed_on` names a pad of the level.
+- a tutorial condition's `landed_on` names a pad of the level;
+- a course has gates, unique ids, start and finish pads that exist; each gate's opening is
+  clear of solids (its two centre lines, over the full width and height), no two gates of a
+  course overlap, and each gate is reachable: the envelope swept (with `ROUTE_CLEARANCE_M`)
+  from the previous gate's centre — from the start pad for the first, from the last for
+  gate 0 of the next lap — to its centre meets no solid.
 """
 
 from __future__ import annotations
@@ -20,7 +25,8 @@ import math
 
 from engine.datafile import TomlSource
 from world.geometry import LevelGeometry
-from world.level import LandingPad, Level, compile_level
+from world.course import Gate, end_pad, plane_crossing
+from world.level import Course, LandingPad, Level, compile_level
 from world.sensing import TELLO_ENVELOPE_M, sweep_envelope
 from world.tutorial import parse_condition
 
@@ -73,6 +79,18 @@ def semantic_errors(level: Level, source: TomlSource) -> list[str]:
             if comparison.field == "landed_on" and comparison.value not in ("", *pad_ids):
                 err(("tutorial", "steps", i, "condition"), f"expected landed_on compared with the id of a pad "
                     f"({', '.join(pad_ids)}), got {comparison.value!r}")
+    course_ids: set[str] = set()
+    for i, course in enumerate(level.courses):
+        if course.id in course_ids:
+            err(("courses", i, "id"), f"expected a unique id, got {course.id!r} twice")
+        course_ids.add(course.id)
+        for key in ("start", "finish"):
+            pad_id = end_pad(getattr(course, key))
+            if pad_id is not None and pad_id not in pad_ids:
+                err(("courses", i, key), f"expected \"gate\" or \"pad:<id>\" naming a pad of the level "
+                    f"({', '.join(pad_ids)}), got {getattr(course, key)!r}")
+        if not course.gates:
+            err(("courses", i, "gates"), "expected at least one gate ([[courses.gates]]), got none")
     if level.lighting.fog_end <= level.lighting.fog_start:
         err(("lighting", "fog_end"), f"expected more than fog_start {level.lighting.fog_start:g} m, got {level.lighting.fog_end:g}")
     if errors:
@@ -129,6 +147,8 @@ def semantic_errors(level: Level, source: TomlSource) -> list[str]:
                 err(path, f"expected a route clear of obstacles at the transit altitude {z:g} m, got the leg "
                           f"({a[0]:g}, {a[1]:g}) → ({b[0]:g}, {b[1]:g}) blocked by {what} at "
                           f"({hit.point[0]:.1f}, {hit.point[1]:.1f}, {hit.point[2]:.1f})")
+    for i, course in enumerate(level.courses):
+        errors += _course_errors(geometry, level, i, course, source)
     return errors
 
 
@@ -149,5 +169,78 @@ def _stands(geometry: LevelGeometry, level: Level, pad: LandingPad, base: float)
             return True
     for c in cylinders:
         if abs(c.z1 - base) <= STAND_TOLERANCE_M and math.hypot(x - c.x, y - c.y) <= c.r:
+            return True
+    return False
+
+
+POINT_M = (1e-3, 1e-3, 1e-3)  # a point's "envelope": the opening itself, not the drone
+
+
+def _course_errors(geometry: LevelGeometry, level: Level, index: int, course: Course, source: TomlSource) -> list[str]:
+    """The geometric problems of course `index`: gates in solids, overlapping, walled in."""
+    errors: list[str] = []
+
+    def err(path: tuple, text: str) -> None:
+        errors.append(f"{source.locate(path)}: {'.'.join(str(p) for p in path)}: {text}")
+
+    def what(hit) -> str:
+        return "the ground" if hit.id == "" else f"{hit.kind} {hit.id!r}"
+
+    gates = [Gate.of(g) for g in course.gates]
+    blocked = set()
+    for j, gate in enumerate(gates):
+        c = gate.centre
+        half_a = gate.radius_m if gate.is_ring else 0.5 * gate.width_m
+        half_u = gate.radius_m if gate.is_ring else 0.5 * gate.height_m
+        for axis, half in ((gate.across, half_a), (gate.up, half_u)):
+            a = tuple(c[k] - half * axis[k] for k in range(3))
+            b = tuple(c[k] + half * axis[k] for k in range(3))
+            hit = sweep_envelope(geometry, a, b, size_m=POINT_M)
+            if hit is not None:
+                err(("courses", index, "gates", j, "position"),
+                    f"expected a gate opening clear of solids, got it crossing {what(hit)} at "
+                    f"({hit.point[0]:.1f}, {hit.point[1]:.1f}, {hit.point[2]:.1f})")
+                blocked.add(j)
+                break
+    for j, gate in enumerate(gates):
+        for k in range(j):
+            if _overlap(gates[k], gate):
+                err(("courses", index, "gates", j, "position"),
+                    f"expected a gate apart from the others, got one overlapping courses.{index}.gates.{k}")
+    if errors:
+        return errors
+    start_pad = end_pad(course.start) or level.spawn_pad
+    pad = level.pad(start_pad)
+    lift_off = (pad.position[0], pad.position[1], pad.top_m + 0.5 * TELLO_ENVELOPE_M[2] + ROUTE_CLEARANCE_M + 0.01)
+    legs = [(0, lift_off, gates[0].centre, (pad.id,))]
+    legs += [(j, gates[j - 1].centre, gates[j].centre, ()) for j in range(1, len(gates))]
+    if course.laps > 1 and len(gates) > 1:
+        legs.append((0, gates[-1].centre, gates[0].centre, ()))
+    for j, a, b, ignore in legs:
+        if math.dist(a, b) == 0.0:
+            continue
+        hit = sweep_envelope(geometry, a, b, size_m=TELLO_ENVELOPE_M, clearance_m=ROUTE_CLEARANCE_M, ignore=ignore)
+        if hit is not None:
+            origin = "the start pad" if a is lift_off else "the previous gate"
+            err(("courses", index, "gates", j, "position"),
+                f"expected a gate reachable in a straight line from {origin}, got the way "
+                f"({a[0]:g}, {a[1]:g}, {a[2]:g}) → ({b[0]:g}, {b[1]:g}, {b[2]:g}) walled in by {what(hit)} at "
+                f"({hit.point[0]:.1f}, {hit.point[1]:.1f}, {hit.point[2]:.1f})")
+    return errors
+
+
+def _overlap(a: Gate, b: Gate) -> bool:
+    """Whether two gates' openings meet: an edge of one through the other's opening (either
+    way), or the same opening twice."""
+    if math.dist(a.centre, b.centre) > a.half_extent_m + b.half_extent_m:
+        return False
+    for one, other in ((a, b), (b, a)):
+        outline = one.corners()
+        for p, q in zip(outline, outline[1:] + outline[:1]):
+            for s0, s1 in ((p, q), (q, p)):  # either direction through the plane
+                crossing = plane_crossing(other, s0, s1)
+                if crossing is not None and crossing.inside:
+                    return True
+        if abs(other.signed_distance(one.centre)) < 1e-6 and other.contains(*other.local(one.centre)):
             return True
     return False

@@ -32,7 +32,7 @@ TELEMETRY_FIELDS = {
     "yaw_deg", "angular_velocity", "rpm", "thrust", "target_velocity", "target_altitude", "height_above_ground",
     "contact", "battery_fraction", "battery_energy_wh", "battery_voltage", "power_w", "damage", "trail_points",
     "mission", "landing_refused",
-    "crashed",
+    "crashed", "course",
 }
 VECTOR_SIZES = {"position": 3, "velocity": 3, "quaternion": 4, "angular_velocity": 3, "rpm": 4, "thrust": 4,
                 "target_velocity": 3}

@@ -17,7 +17,7 @@ CONTRACT_FIELDS = [
     "pitch_deg", "yaw_deg", "angular_velocity", "rpm", "thrust", "target_velocity",
     "target_altitude", "height_above_ground", "contact", "battery_fraction", "battery_energy_wh",
     "battery_voltage", "power_w", "damage", "trail_points", "mission", "landing_refused",
-    "crashed",
+    "crashed", "course",
 ]
 
 

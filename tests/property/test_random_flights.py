@@ -121,7 +121,7 @@ def _apply(sim: Simulation, menu_ids, act) -> bool:
     elif kind == "select":
         name = arg if isinstance(arg, str) else menu_ids[arg % len(menu_ids)]
         sim.select(name)
-        return name == "restart"
+        return name == "restart" or name.startswith("course:")  # a course starts with a Restart
     elif kind == "reset":
         sim.reset()
         return True

@@ -85,7 +85,8 @@ def test_applying_a_level_swaps_geometry_not_the_drone(make_sim, level_file):
     before = (list(body.position), list(body.velocity), list(body.quaternion))
     # a wall appears right beside the drone's path
     watcher = LevelWatcher(level_file, debounce_s=0.0, interval_s=0.0)
-    wall = '\n[[boxes]]\nid = "new-wall"\nposition = [12.0, 0.0]\nsize = [0.5, 10.0, 6.0]\nkind = "wall"\n'
+    # (y −8 … 2 m: south of the field course's way to its second gate, which passes x = 12 at y = 4)
+    wall = '\n[[boxes]]\nid = "new-wall"\nposition = [12.0, -3.0]\nsize = [0.5, 10.0, 6.0]\nkind = "wall"\n'
     save(level_file, level_file.read_text() + wall, 10**18)
     watcher.poll(0.0)
     assert apply_reload(sim.app, watcher.poll(0.1)) == []
