@@ -7,8 +7,8 @@ mouse all work the same way) and acts on what is chosen. Its rows:
 - **Free flight** — the street, the game's default level, with nothing asked of you;
 - **LEVELS** — every shipped level (`world.level_file.shipped_levels()`), with its name, its
   description and its top view (game/render/title.py draws it from the level file);
-- **COURSES** — none yet: `courses()` is where they will be listed (the rows are built the
-  same way as the levels');
+- **COURSES** — every course of those levels (`courses()`): choosing one flies its level and
+  starts the course (`course:<id>`: the start pad, the countdown);
 - **Settings** — the language and the HUD at start (saved to the settings file);
 - **Quit**.
 
@@ -41,11 +41,18 @@ class TitleRow:
     kind: str
     level_name: str = ""
     level: Level | None = None
+    course_id: str = ""  # a course row's course (in `level`)
+
+    @property
+    def course_name(self) -> str:
+        course = next((c for c in (self.level.courses if self.level else ()) if c.id == self.course_id), None)
+        return course.name if course is not None else self.course_id
 
 
-def courses() -> list[TitleRow]:
-    """The courses to list. None exist yet: when they do, each becomes a row of kind "course"."""
-    return []
+def courses(levels: list[TitleRow]) -> list[TitleRow]:
+    """A row of kind "course" for every course of the `levels` rows' levels, in their order."""
+    return [TitleRow("course", row.level_name, row.level, course.id)
+            for row in levels if row.level is not None for course in row.level.courses]
 
 
 def title_rows(names: list[str] | None = None) -> tuple[list[TitleRow], list[str]]:
@@ -66,7 +73,7 @@ def title_rows(names: list[str] | None = None) -> tuple[list[TitleRow], list[str
     if any(r.level_name == FREE_FLIGHT_LEVEL for r in levels):
         rows.append(TitleRow("free", FREE_FLIGHT_LEVEL))
     rows += levels
-    rows += courses()
+    rows += courses(levels)
     rows += [TitleRow("settings"), TitleRow("quit")]
     return rows, problems
 
@@ -74,7 +81,7 @@ def title_rows(names: list[str] | None = None) -> tuple[list[TitleRow], list[str
 class TitleScreen:
     """Args:
         settings: the player's `game.settings.Settings` (language and HUD changed in place).
-        start: called with the shipped level's name to fly.
+        start: called with the shipped level's name to fly (and, for a course row, the course id).
         apply: called with the dotted key of a setting changed ("language", "hud") or "quit".
         rows: the rows (default: `title_rows()`).
     """
@@ -167,6 +174,9 @@ class TitleScreen:
             self.settings_index = 0
         elif row.kind == "quit":
             self.apply("quit")
+        elif row.kind == "course":
+            self.open = False
+            self.start(row.level_name, row.course_id)
         elif row.level_name:
             self.open = False
             self.start(row.level_name)

@@ -64,9 +64,9 @@ class TitleFlow:
         return True
 
     # -- what the rows do ------------------------------------------------------------------
-    def start(self, name: str) -> None:
+    def start(self, name: str, course_id: str = "") -> None:
         """Fly the shipped level `name` (loaded in place if another one is flying), from its
-        spawn pad."""
+        spawn pad; with `course_id`, start that course (its start pad, the countdown)."""
         game = self.game
         active = game.app.resource(ActiveLevel).level
         if active is None or not active.source or level_path(name).resolve() != level_path(active.source).resolve():
@@ -83,6 +83,8 @@ class TitleFlow:
             game.level_watcher = game._watch_level()
         game.renderer.frame.show_hud = True
         game.sim.reset()
+        if course_id:
+            game.courses.start(course_id)  # now, or after the first tick of a level just loaded
         game.renderer.player_hud.reset()
         game.sim.pad.neutral()
         game.devices.keyboard.release_all()

@@ -43,6 +43,10 @@ from game.render.loading import run_with_loading_screen
 from game.render.pause import PausePanel
 from game.render.plugin import RenderPlugin
 from game.render.renderer import Renderer
+from game.best_times import default_path as default_best_times
+from game.course_flow import CourseFlow
+from game.replay_playback import window_start
+from game.replay_window import WindowReplays
 from game.settings import MSAA_AUTO_SAMPLES, Settings, load_settings
 from game.simulation import Simulation
 from game.startup import compile_progress, warm_up
@@ -112,16 +116,23 @@ class Game:
         fullscreen: override the settings' fullscreen flag.
         audio: add the sound (the AUDIO-stage plugin) when this build has it.
         plugins: extra plugins for the App (mods).
+        simulation: the Simulation's other arguments (seed, weather, spawn, vehicle: a replay's).
+        playback, ghost: a replay to play instead of the devices, a ghost to draw
+            (game/replay_window.py).
+        user_data: keep best times and course replays in the user data folder (`donify play`).
     """
 
     def __init__(self, level: str | Path | None = "street", *, settings=None, width: int | None = None,
                  height: int | None = None, visible: bool = True, fullscreen: bool | None = None,
-                 audio: bool = True, plugins=(), strict_mods: bool = False, title: bool = False) -> None:
+                 audio: bool = True, plugins=(), strict_mods: bool = False, title: bool = False,
+                 simulation: dict | None = None, playback=None, ghost=None, user_data: bool = False) -> None:
         self.settings = settings if settings is not None else load_settings()
         display = self.settings.display
         w, h = (width or display.window_size[0]), (height or display.window_size[1])
         full = display.fullscreen if fullscreen is None else fullscreen
-        self.sim = Simulation(level=level, plugins=plugins, strict_mods=strict_mods)
+        keep = user_data and playback is None  # a replay playing back keeps nothing
+        self.sim = Simulation(level=level, plugins=plugins, strict_mods=strict_mods,
+                              best_times=default_best_times() if keep else None, **(simulation or {}))
         self.app = self.sim.app
         try:
             self.window = _open_game_window(w, h, display.msaa, visible, vsync=display.vsync, fullscreen=full)
@@ -165,6 +176,10 @@ class Game:
             self.renderer.hud.message(line)
         self.renderer.set_hud(self.settings.hud)  # H toggles
         self.title = TitleFlow(self, open_at_start=title)  # game/title_flow.py
+        self.replays = WindowReplays(self, playback, ghost, keep)  # records the flight; F9; --replay, --ghost
+        self.courses = CourseFlow(self)  # game/course_flow.py: gates, course HUD, results screen
+        for line in self.sim.best_times.problems if self.sim.best_times is not None else ():
+            self.renderer.hud.message(line)
 
     def warm_up(self) -> bool:
         """Before the first frame: load or compile the flight code (game/startup.py), with the
@@ -226,6 +241,8 @@ class Game:
         presses = list(pad.presses)
         if self.title.step(presses):  # the title screen is open: the flight waits
             return
+        if self.courses.step(presses):  # the results screen is open: the flight waits
+            return
         if self.pause.open:
             pad.presses.clear()  # the paused simulation must not see them later
             self.pause.read_pad(pad, presses)
@@ -239,7 +256,7 @@ class Game:
         if "RB" in presses:
             self.renderer.cycle_camera()
         if dt > 0.0:
-            self.sim.step(dt)
+            self.replays.step(dt)  # the sim's frame (a replay playing back: its recorded frames)
 
     def draw(self) -> None:
         self.window.switch_to()
@@ -316,6 +333,8 @@ class Game:
                 self.save_screenshot()
             except OSError as exc:  # a full disk or a read-only folder: say so, keep flying
                 self.renderer.hud.message(f"screenshot not saved: {exc.strerror or exc}")
+        else:
+            self.replays.on_action(action)  # F9 and the playback keys
 
     def save_screenshot(self, path: str | Path | None = None) -> Path:
         if path is None:
@@ -433,19 +452,33 @@ def _bindings_table(settings: Settings) -> list[tuple[str, str]]:
             for _, actions in GROUPS for action in actions if action in ACTIONS]
 
 
-def play(level: str = "street", plugins=(), strict_mods: bool = False, title: bool = False) -> int:
+def play(level: str = "street", plugins=(), strict_mods: bool = False, title: bool = False,
+         replay: str | None = None, ghost: str | None = None) -> int:
     """`donify play`: open the window and fly; one line and the headless demo without a display.
 
     `title`: open on the title screen (`donify`, `donify play` without --level), `level` behind it.
     `plugins` are mods (game.plugins.discover_mods); one whose build fails is reported and
-    skipped unless `strict_mods`.
+    skipped unless `strict_mods`. `replay`: play that replay file back (its level); `ghost`:
+    race that replay file's drone (its level unless `level` is given and title is off). Both are
+    read and checked before the window opens (DataFileError: one line).
     """
-    try:
-        window_game = Game(level, plugins=plugins, strict_mods=strict_mods, title=title)
-    except (pyglet.window.NoSuchDisplayException, pyglet.gl.ContextException, pyglet.window.NoSuchConfigException,
-            OSError) as exc:
-        print(f"donify: cannot open the game window ({type(exc).__name__}: {exc}): running the headless demo flight")
-        return run_demo(level)
-    if not window_game.warm_up():
-        return 0
-    return window_game.run()
+    start = None
+    if replay is not None or ghost is not None:
+        start = window_start(None if title else level, replay, ghost, plugins)
+        level, title = start.level, False
+    playback = None if start is None else start.playback
+    while True:
+        playback = None if playback is None else playback.fresh()  # a restart keeps the speed
+        try:
+            window_game = Game(level, plugins=plugins, strict_mods=strict_mods, title=title,
+                               simulation=None if start is None else start.simulation, playback=playback,
+                               ghost=None if start is None else start.ghost, user_data=True)
+        except (pyglet.window.NoSuchDisplayException, pyglet.gl.ContextException, pyglet.window.NoSuchConfigException,
+                OSError) as exc:
+            print(f"donify: cannot open the game window ({type(exc).__name__}: {exc}): running the headless demo flight")
+            return run_demo(level)
+        if not window_game.warm_up():
+            return 0
+        code = window_game.run()
+        if playback is None or not playback.restart_requested:  # replay restart: the game made again
+            return code

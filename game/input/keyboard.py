@@ -15,6 +15,8 @@ one thing to the Pad, the same thing its gamepad control does (the shared pad me
 | menu, camera, pause, restart | LB, RB, START, BACK | Tab, C, Esc, R |
 | fullscreen, screenshot, hud | window actions, passed to `on_action(name)` | F11, F12, H |
 | controls | window action: the controls overlay (the bindings in force) | F1 |
+| save_replay | window action: save the flight so far as a replay (game/replay_window.py) | F9 |
+| replay_pause, replay_slower, replay_faster, replay_restart | window actions while a replay plays | P, −, =, Backspace |
 
 A held key gives full deflection; opposite keys cancel; two perpendicular keys give a
 diagonal of length 1 (like a round physical stick); a page key gives a full trigger.
@@ -55,6 +57,11 @@ ACTIONS: dict[str, tuple] = {
     "screenshot": ("window", "screenshot"),
     "hud": ("window", "hud"),
     "controls": ("window", "controls"),
+    "save_replay": ("window", "save_replay"),
+    "replay_pause": ("window", "replay_pause"),
+    "replay_slower": ("window", "replay_slower"),
+    "replay_faster": ("window", "replay_faster"),
+    "replay_restart": ("window", "replay_restart"),
 }
 
 DEFAULT_KEYS: dict[str, tuple[str, ...]] = {
@@ -80,6 +87,11 @@ DEFAULT_KEYS: dict[str, tuple[str, ...]] = {
     "screenshot": ("F12",),
     "hud": ("H",),
     "controls": ("F1",),
+    "save_replay": ("F9",),
+    "replay_pause": ("P",),
+    "replay_slower": ("MINUS",),
+    "replay_faster": ("EQUAL",),
+    "replay_restart": ("BACKSPACE",),
 }
 
 EVENT_HANDLED = True  # pyglet.event.EVENT_HANDLED: stops pyglet's default Esc-closes-window

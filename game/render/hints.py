@@ -36,7 +36,7 @@ KEY_LABELS = {
     "PAGEUP": "Page Up", "PAGEDOWN": "Page Down", "SPACE": "Space", "LCTRL": "Left Ctrl", "RCTRL": "Right Ctrl",
     "LSHIFT": "Left Shift", "RSHIFT": "Right Shift", "ENTER": "Enter", "RETURN": "Enter", "ESCAPE": "Esc",
     "TAB": "Tab", "UP": "↑", "DOWN": "↓", "LEFT": "←", "RIGHT": "→", "BACKSPACE": "Backspace", "DELETE": "Delete",
-    "HOME": "Home", "END": "End", "INSERT": "Insert",
+    "HOME": "Home", "END": "End", "INSERT": "Insert", "MINUS": "−", "EQUAL": "=",
 }
 CONTROLLER_LABELS = {"a": "A", "b": "B", "x": "X", "y": "Y", "leftshoulder": "LB", "rightshoulder": "RB",
                      "leftstick": "LS", "rightstick": "RS", "start": "START", "back": "BACK", "guide": "GUIDE"}
@@ -57,6 +57,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("group_move", ("move_forward", "move_back", "move_left", "move_right", "yaw_left", "yaw_right", "brake")),
     ("group_assists", ("takeoff", "land", "restart")),
     ("group_game", ("menu", "confirm", "camera", "pause", "hud", "controls", "fullscreen", "screenshot")),
+    ("group_replay", ("save_replay", "replay_pause", "replay_slower", "replay_faster", "replay_restart")),
 )
 
 TEXTS = {  # label key → (en, fr)
@@ -64,6 +65,7 @@ TEXTS = {  # label key → (en, fr)
     "group_move": ("Moving", "Déplacement"),
     "group_assists": ("Assists", "Assistances"),
     "group_game": ("Game", "Jeu"),
+    "group_replay": ("Replays", "Replays"),
     "raise_propulsion": ("raise propulsion", "monter la propulsion"),
     "take_off": ("take off", "décoller"),
     "climb": ("climb", "monter"),

@@ -140,6 +140,7 @@ MENU_GROUPS: dict[str, tuple[str, str]] = {  # systems/menu.py GROUPS, and the m
     "weather": ("Weather", "Météo"),
     "air": ("Air", "Air"),
     "mods": ("Mods", "Mods"),
+    "courses": ("Courses", "Parcours"),
 }
 
 
@@ -178,6 +179,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "weather": ("Weather: {0}", "Météo : {0}"),
     "weather_error": ("Weather: {0}", "Météo : {0}"),
     "hud_mode": ("HUD: {0}", "HUD : {0}"),
+    "replay_saved": ("Replay saved to {0}", "Replay enregistré : {0}"),
+    "replay_not_saved": ("Replay not saved: {0}", "Replay non enregistré : {0}"),
+    "replay_not_saved_playing": ("Replay not saved: a replay is playing", "Replay non enregistré : un replay est en cours"),
+    "replay_not_saved_level": ("Replay not saved: the level changed during the flight",
+                               "Replay non enregistré : le niveau a changé pendant le vol"),
+    "replay_status": ("REPLAY ×{0:g}   {1:.1f} / {2:.1f} s", "REPLAY ×{0:g}   {1:.1f} / {2:.1f} s"),
+    "replay_paused": ("{0}   PAUSED", "{0}   EN PAUSE"),
+    "replay_end": ("{0}   END", "{0}   FIN"),
+    "replay_keys": ("{0} pause   {1} / {2} speed   {3} from the start",
+                    "{0} pause   {1} / {2} vitesse   {3} depuis le début"),
 }
 
 # weather and air presets by id (the game's and the shipped levels'); a level's own preset with
@@ -231,6 +242,11 @@ ACTIONS: dict[str, tuple[str, str]] = {  # game/input/keyboard.py's actions
     "screenshot": ("screenshot", "capture d'écran"),
     "hud": ("player / engineering HUD", "HUD joueur / ingénieur"),
     "controls": ("controls overlay", "aide des commandes"),
+    "save_replay": ("save the flight as a replay", "enregistrer le vol en replay"),
+    "replay_pause": ("replay: pause", "replay : pause"),
+    "replay_slower": ("replay: slower", "replay : plus lent"),
+    "replay_faster": ("replay: faster", "replay : plus vite"),
+    "replay_restart": ("replay: from the start", "replay : depuis le début"),
 }
 
 MOTOR_NAMES = ("FR", "RR", "RL", "FL")  # motor index 0..3 (docs/model.md#units-and-frames)
@@ -261,7 +277,8 @@ def camera_name(camera: str, language: str) -> str:
 
 def menu_entry(entry_id: str, fallback: str, language: str) -> str:
     """A menu entry's label by its id; the weather and air entries (`weather:<preset>`,
-    `air:<preset>`) by their preset's name; else `fallback` (a mod's own label)."""
+    `air:<preset>`) by their preset's name; a course (`course:<id>`) by its name (level data);
+    else `fallback` (a mod's own label)."""
     pair = MENU_ENTRIES.get(entry_id)
     if pair:
         return pair[_index(language)]
@@ -272,6 +289,8 @@ def menu_entry(entry_id: str, fallback: str, language: str) -> str:
         name = rest[:density.start()] if density else rest
         text = f"{label('menu_' + kind, language)}{weather_name(preset, name, language)}"
         return text + (density.group(0) if density else "")
+    if sep and kind == "course":  # "Course: <name>": under the Courses heading, the course's own name
+        return fallback.partition(": ")[2] or fallback
     return fallback
 
 
@@ -376,3 +395,40 @@ def rain_note(rain_mm_h: float, language: str) -> str:
 def thousands(value: float) -> str:
     """16 436 → '16 436' (a thin grouping that reads the same in both languages)."""
     return f"{value:,.0f}".replace(",", " ")
+
+
+# the course run: HUD and results screen (game/render/passes/course_hud.py, course_results.py)
+COURSE_TEXTS: dict[str, tuple[str, str]] = {
+    "go": ("GO", "PARTEZ"),
+    "gate_of": ("GATE {0} / {1}", "PORTE {0} / {1}"),
+    "split": ("Gate {0}   {1}", "Porte {0}   {1}"),
+    "missed": ("Gate {0} missed: fly back through it", "Porte {0} manquée : repassez-y"),
+    "finished": ("COURSE FINISHED", "PARCOURS TERMINÉ"),
+    "time": ("Time", "Temps"),
+    "par": ("Par", "Par"),
+    "best": ("Best", "Record"),
+    "new_best": ("New best!", "Nouveau record !"),
+    "gold": ("Gold medal", "Médaille d'or"),
+    "silver": ("Silver medal", "Médaille d'argent"),
+    "bronze": ("Bronze medal", "Médaille de bronze"),
+    "none": ("No medal", "Pas de médaille"),
+    "splits": ("Splits", "Temps intermédiaires"),
+    "retry": ("Retry", "Réessayer"),
+    "back": ("Back to the title screen", "Retour à l'écran titre"),
+}
+
+
+def course_text(key: str, language: str, *args) -> str:
+    return COURSE_TEXTS[key][_index(language)].format(*args)
+
+
+def race_time(seconds: float) -> str:
+    """A course time: "0:07.25", "1:02.50" (minutes, seconds to the hundredth)."""
+    hundredths = round(max(0.0, seconds) * 100.0)
+    minutes, rest = divmod(hundredths, 6000)
+    return f"{minutes}:{rest // 100:02d}.{rest % 100:02d}"
+
+
+def race_delta(seconds: float) -> str:
+    """A delta to the best: "+0.42", "−0.31" (the minus sign, not a hyphen)."""
+    return f"+{seconds:.2f}" if seconds >= 0.0 else f"−{-seconds:.2f}"

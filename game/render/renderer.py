@@ -24,6 +24,8 @@ and per draw call:
 
 from __future__ import annotations
 
+from typing import Callable
+
 import math
 
 import numpy as np
@@ -90,7 +92,9 @@ class Renderer:
         self.player_hud = PlayerHud(self._font)  # the default HUD; H toggles (set_hud)
         self.hud_kind = "player"
         self.hud.visible = False
-        self.hud.avoid_rects = self.player_hud.panel_rects  # messages keep clear of the panels in use
+        # other passes' screen areas messages keep clear of, besides the panels in use (the course HUD's)
+        self.obstacles: list[Callable[[], list[tuple[float, float, float, float]]]] = []
+        self.hud.avoid_rects = self.message_obstacles
         self.language = language
         self.frame = Frame(lit=LitProgram(), ui=Program("ui"), look=self._look)
 
@@ -211,9 +215,14 @@ class Renderer:
         self.hud_kind = "engineering" if kind == "engineering" else "player"
         self.hud.visible = self.hud_kind == "engineering"
         self.player_hud.visible = not self.hud.visible
-        self.hud.avoid_rects = None if self.hud.visible else self.player_hud.panel_rects
         self.hud.refresh_soon()
         self.player_hud.refresh_soon()
+
+    def message_obstacles(self) -> list[tuple[float, float, float, float]]:
+        """Where messages (and the tutorial prompt) must not go: the panels of the HUD in use
+        and what other passes have put on the screen (the course HUD)."""
+        panels = self.hud.panel_rects() if self.hud.visible else self.player_hud.panel_rects()
+        return [*panels, *(rect for occupied in self.obstacles for rect in occupied())]
 
     def toggle_hud(self) -> str:
         """H: the other HUD (a message says which)."""

@@ -32,7 +32,9 @@ ROUTE = (0.25, 0.78, 0.98, 1.0)
 
 def row_label(screen: TitleScreen, i: int, language: str) -> str:
     row = screen.rows[i]
-    if row.kind == "level" or row.kind == "course":
+    if row.kind == "course":  # its level's name and top view are the preview's, on the right
+        return row.course_name
+    if row.kind == "level":
         return row.level.name if row.level is not None else row.level_name
     return T.label({"tutorial": "title_tutorial", "free": "title_free_flight", "settings": "title_settings",
                     "quit": "title_quit"}[row.kind], language)

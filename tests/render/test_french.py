@@ -19,7 +19,9 @@ import re
 import pytest
 
 import game.render
+from game.course_flow import Results
 from game.render.text import UiLayer
+from systems.course import CourseState
 from world.level_file import load_level, shipped_levels
 
 WORD = re.compile(r"[A-Za-zÀ-ÿŒœ]+")
@@ -53,6 +55,8 @@ def level_texts() -> list[str]:
     for name in shipped_levels():
         level = load_level(name)
         texts += [level.name, level.description]
+        for course in level.courses:  # the courses' names (title screen, results screen)
+            texts += [course.name, course.description]
         for step in getattr(getattr(level, "tutorial", None), "steps", None) or ():
             texts.append(step.text.fr)
     return texts
@@ -154,6 +158,17 @@ def test_every_string_drawn_in_french_is_translated(make_game, vocabulary, save_
     game.title.screen.in_settings = True
     look("title_settings")
     game.title.screen.in_settings = False
+    # a course: its countdown, the HUD (timer, gate, split and its delta, arrow), the results
+    screen = game.title.screen
+    screen.index = next(i for i, r in enumerate(screen.rows) if r.kind == "course" and r.course_id == "street-run")
+    screen.activate()  # the street is loaded, the course starts (its first tick lists it in the menu)
+    look("course_countdown")
+    state = game.app.resource(CourseState)
+    state.started, state.status, state.splits, state.best = True, "running", (4.2,), (4.0, 8.0)
+    look("course_running")
+    game.courses.screen.show(Results("street-run", "Street run", 21.5, 22.5, "gold", 21.5, (4.2, 8.5, 21.5),
+                                     (4.0, 8.0, 22.0), True))
+    look("course_results")
     bad = untranslated(shown, vocabulary, levels)
     assert len(shown) > 50
     assert not bad, f"shown in French but not translated: {sorted(set(bad))}"

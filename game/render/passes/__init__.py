@@ -19,4 +19,9 @@ game/render/frame.py for the contract, game/render/renderer.py for the order the
 | crash.py | the CRASHED banner and how to restart, while a crash has ended the flight |
 | tutorial.py | the tutorial prompt, the hint bar's content, the controls overlay (F1) |
 | menus.py | the flight menu and the pause panel, over everything |
+| gates.py | the course gates' frames, the next one highlighted (added by game/course_flow.py) |
+| course_hud.py | the course run: countdown, timer, gate, split and delta, the arrow to the next gate |
+| course_results.py | the results screen of a course run, Retry / Back |
+| ghost.py | a translucent Tello where a replay's drone was (the best run's, or `--ghost`) |
+| replay_status.py | while a replay plays back: its speed, time and keys (game/replay_window.py) |
 """
