@@ -21,9 +21,8 @@ from components.pilot import Pad
 from game.render.passes.course_hud import CourseHudPass
 from game.render.passes.course_results import CourseResultsPass
 from game.render.passes.gates import GatesPass
-from game.title import NAV_THRESHOLD
 from systems.course import COURSE_PREFIX, CourseState
-from systems.menu import Menu
+from systems.menu import Menu, StickSteps
 
 ROWS = ("retry", "back")
 
@@ -51,21 +50,19 @@ class ResultsScreen:
     open: bool = False
     index: int = 0
     chosen: list[str] = field(default_factory=list)  # rows activated, for the flow to act on
-    _latched: bool = True
+    steps: StickSteps = field(default_factory=StickSteps)
 
     def show(self, results: Results) -> None:
-        self.results, self.open, self.index, self._latched = results, True, 0, True
+        self.results, self.open, self.index = results, True, 0
+        self.steps.latched = True
 
     def read_pad(self, pad: Pad, presses: list[str]) -> None:
         if "B" in presses or "START" in presses:
             self.chosen.append("back")
             return
-        x, y = pad.left
-        if max(abs(x), abs(y)) < NAV_THRESHOLD * 0.5:
-            self._latched = False
-        elif not self._latched and abs(y) >= NAV_THRESHOLD:
-            self._latched = True
-            self.index = (self.index + (-1 if y > 0 else 1)) % len(ROWS)
+        down, _ = self.steps.step(*pad.left)
+        if down:
+            self.index = (self.index + down) % len(ROWS)
         if "A" in presses:
             self.activate()
 

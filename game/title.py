@@ -22,13 +22,13 @@ from dataclasses import dataclass
 from typing import Callable
 
 from components.pilot import Pad
+from systems.menu import StickSteps
 from engine.datafile import DataFileError
 from world.level import Level
 from world.level_file import load_level, shipped_levels
 
 TUTORIAL_LEVEL = "first-flight"
 FREE_FLIGHT_LEVEL = "street"
-NAV_THRESHOLD = 0.5
 SETTINGS_ROWS = ("language", "hud", "back")
 
 
@@ -101,12 +101,12 @@ class TitleScreen:
         self.in_settings = False
         self.settings_index = 0
         self.changed = False
-        self._latched = True
+        self.steps = StickSteps()
 
     def show(self) -> None:
         self.open = True
         self.in_settings = False
-        self._latched = True
+        self.steps.latched = True
 
     @property
     def row(self) -> TitleRow:
@@ -126,17 +126,11 @@ class TitleScreen:
         if self.in_settings and ("B" in presses or "START" in presses):
             self.in_settings = False
             return
-        x, y = pad.left
-        if max(abs(x), abs(y)) < NAV_THRESHOLD * 0.5:
-            self._latched = False
-        elif not self._latched:
-            if abs(y) >= NAV_THRESHOLD and abs(y) >= abs(x):
-                self._latched = True
-                self.move(-1 if y > 0 else 1)
-            elif abs(x) >= NAV_THRESHOLD:
-                self._latched = True
-                if self.in_settings:
-                    self.change(1 if x > 0 else -1)
+        down, right = self.steps.step(*pad.left)
+        if down:
+            self.move(down)
+        elif right and self.in_settings:
+            self.change(right)
         if "A" in presses:
             self.activate()
 

@@ -56,6 +56,31 @@ CONFIRM = ("restart",)
 NAV_THRESHOLD = 0.5  # stick deflection that counts as one step
 
 
+@dataclass
+class StickSteps:
+    """A stick read as steps through a list, one per push: a deflection past NAV_THRESHOLD
+    steps once, then nothing until the stick has come back under half of it (a held stick does
+    not scroll). It starts latched: a stick already pushed when a screen opens must come back
+    first. For the screens that list rows (pause, title, results)."""
+
+    latched: bool = True
+
+    def step(self, x: float, y: float) -> tuple[int, int]:
+        """(rows down, values right): −1, 0 or +1 each, at most one of them non-zero."""
+        if max(abs(x), abs(y)) < NAV_THRESHOLD * 0.5:
+            self.latched = False
+            return 0, 0
+        if self.latched:
+            return 0, 0
+        if abs(y) >= NAV_THRESHOLD and abs(y) >= abs(x):
+            self.latched = True
+            return (-1 if y > 0 else 1), 0
+        if abs(x) >= NAV_THRESHOLD:
+            self.latched = True
+            return 0, (1 if x > 0 else -1)
+        return 0, 0
+
+
 @dataclass(frozen=True)
 class MenuRow:
     """One line of what the menu shows now: a group to open (`kind` "group", `key` its name), an

@@ -13,13 +13,13 @@ from __future__ import annotations
 from typing import Callable
 
 from components.pilot import Pad
+from systems.menu import StickSteps
 
 ENTRIES = ("resume", "camera", "hud", "volume", "language", "vsync", "fps_cap", "fullscreen", "controls",
            "back_to_title", "quit")
 CAMERA_VIEWS = ("chase", "fpv", "top")
 FPS_CAPS = (0, 30, 60, 120, 144, 240)
 VOLUME_STEP = 0.1
-NAV_THRESHOLD = 0.5
 
 
 class PausePanel:
@@ -36,7 +36,7 @@ class PausePanel:
         self.index = 0
         self.show_controls = False
         self.changed = False
-        self._latched = True
+        self.steps = StickSteps()
 
     # -- opening ---------------------------------------------------------------------------
     def toggle(self) -> None:
@@ -46,7 +46,7 @@ class PausePanel:
             self.open = True
             self.index = 0
             self.show_controls = False
-            self._latched = True
+            self.steps.latched = True
 
     def close(self) -> None:
         if self.open:
@@ -59,16 +59,11 @@ class PausePanel:
         if "START" in presses or "B" in presses:
             self.close()
             return
-        x, y = pad.left
-        if max(abs(x), abs(y)) < NAV_THRESHOLD * 0.5:
-            self._latched = False
-        elif not self._latched:
-            if abs(y) >= NAV_THRESHOLD and abs(y) >= abs(x):
-                self._latched = True
-                self.move(-1 if y > 0 else 1)
-            elif abs(x) >= NAV_THRESHOLD:
-                self._latched = True
-                self.change(1 if x > 0 else -1)
+        down, right = self.steps.step(*pad.left)
+        if down:
+            self.move(down)
+        elif right:
+            self.change(right)
         if "A" in presses:
             self.activate()
 
