@@ -26,7 +26,7 @@ import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, TextIO
+from typing import Callable, Iterator, TextIO
 
 from engine.datafile import DataFileError
 from game.atomic import atomic_path, check_output_path
@@ -168,10 +168,10 @@ def fly(script: Script, *, level: str | None = None, seconds: float | None = Non
         summary = FlightSummary()
         summary.add(sim.telemetry().as_dict())
         if telemetry is None:
-            _frames(sim, player, frames, summary, None, progress)
+            _frames(sim, _scripted(sim, player, frames), frames, summary, None, progress)
         else:
             with atomic_path(telemetry) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as out:
-                _frames(sim, player, frames, summary, out, progress)
+                _frames(sim, _scripted(sim, player, frames), frames, summary, out, progress)
         if recorder is not None:
             recorder.recording.save(record)
         return summary
@@ -196,38 +196,40 @@ def fly_replay(path: str | Path, *, telemetry: str | Path | None = None, progres
         summary = FlightSummary()
         summary.add(sim.telemetry().as_dict())
         frames = len(recording.frames)
-        with contextlib.ExitStack() as stack:
-            out = None
-            if telemetry is not None:
-                tmp = stack.enter_context(atomic_path(telemetry))
-                out = stack.enter_context(open(tmp, "w", encoding="utf-8", newline="\n"))
-            bar = _progress_bar(frames, progress)
-            for state, calls in frames_of(recording):
-                for verb, arguments in calls:
-                    replay_call(sim, verb, arguments)
-                apply_frame(sim, state)
-                sim.step(state["dt"])
-                row = sim.telemetry().as_dict()
-                summary.add(row)
-                if out is not None:
-                    out.write(json.dumps(row, allow_nan=False, separators=(",", ":")))
-                    out.write("\n")
-                if bar is not None:
-                    bar.update(1)
-            if bar is not None:
-                bar.close()
+        if telemetry is None:
+            _frames(sim, _replayed(sim, recording), frames, summary, None, progress)
+        else:
+            with atomic_path(telemetry) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as out:
+                _frames(sim, _replayed(sim, recording), frames, summary, out, progress)
         return summary
     finally:
         sim.close()
 
 
-def _frames(sim, player: ScriptPlayer, frames: int, summary: FlightSummary, out: TextIO | None,
+def _scripted(sim, player: ScriptPlayer, frames: int) -> Iterator[float]:
+    """Each frame's inputs from the script, then the frame's length."""
+    for frame in range(frames):
+        player.apply(sim, frame * FRAME_S)  # script time, not the sim clock: a Restart resets that
+        yield FRAME_S
+
+
+def _replayed(sim, recording) -> Iterator[float]:
+    """Each frame's recorded calls and pad, then the frame's length."""
+    for state, calls in frames_of(recording):
+        for verb, arguments in calls:
+            replay_call(sim, verb, arguments)
+        apply_frame(sim, state)
+        yield state["dt"]
+
+
+def _frames(sim, inputs: Iterator[float], frames: int, summary: FlightSummary, out: TextIO | None,
             progress: TextIO | None) -> None:
+    """Fly: for each frame `inputs` sets the pad and says how long the frame is; one telemetry
+    record per frame into the summary and, if `out`, as a JSON line."""
     bar = _progress_bar(frames, progress)
     try:
-        for frame in range(frames):
-            player.apply(sim, frame * FRAME_S)  # script time, not the sim clock: a Restart resets that
-            sim.step(FRAME_S)
+        for dt in inputs:
+            sim.step(dt)
             record = sim.telemetry().as_dict()
             summary.add(record)
             if out is not None:
