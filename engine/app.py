@@ -9,9 +9,10 @@ Order: the stages run in their declared order (`engine.stages`). Inside a stage,
 runs in the order systems were added unless it declares `after=` or `before=` other systems
 (their types), as Bevy's system ordering does; `App.systems()` lists the resolved order.
 
-A frame (`App.update(dt)`) runs one runner per frame stage through `esper.process`; the
-fixed stages (CONTROL, DYNAMICS, COLLISION) are run by one runner placed at their priority,
-once per whole tick the `FixedStepClock` grants.
+A frame (`App.update(dt)`) runs the stages in order: a frame stage's systems once with the
+frame's dt, the fixed stages (CONTROL, DYNAMICS, COLLISION) together once per whole tick the
+`FixedStepClock` grants. The App runs its systems itself (esper's processor list stays
+empty): a frame costs the systems' own calls and nothing per stage.
 
 Events are typed: an event is a dataclass instance (the game's are in `components.events`),
 `app.on(EventType, handler)` registers a handler that receives the instance, and
@@ -34,7 +35,7 @@ import esper
 
 from engine.clock import FixedStepClock
 from engine.mods import GuardedCall, GuardedHandler, GuardedSystem, ModPolicy, ModSupervisor, PluginRecord, inner
-from engine.stages import FIXED_STEP_PRIORITY, ORDER, Stage
+from engine.stages import ORDER, Stage
 
 log = logging.getLogger("donify.engine")
 
@@ -102,32 +103,6 @@ def resolve_order(slots: list[_Slot], stage: Stage) -> list[_Slot]:
     return [slots[i] for i in placed]
 
 
-class _RunStage(esper.Processor):
-    """Runs one frame stage's systems, in their resolved order, once per frame."""
-
-    def __init__(self, systems: list[esper.Processor]) -> None:
-        self.systems = systems  # the App's live list for this stage
-
-    def process(self, dt: float) -> None:
-        for system in self.systems:
-            system.process(dt)
-
-
-class _FixedStages(esper.Processor):
-    """Runs every fixed-stage system once per whole tick the clock grants this frame."""
-
-    def __init__(self, app: "App") -> None:
-        self.app = app
-
-    def process(self, dt: float) -> None:
-        app = self.app
-        tick_s = app.clock.tick_s
-        systems = app._fixed_systems
-        for _ in range(app._ticks_this_frame):
-            for system in systems:
-                system.process(tick_s)
-
-
 class App:
     """Owns an esper world context and runs its systems stage by stage."""
 
@@ -144,11 +119,15 @@ class App:
         self._fixed_systems: list[esper.Processor] = []  # every fixed stage's, in running order
         self._ticks_this_frame = 0
         self.frame_count = 0
-        self.activate()
+        # a frame's plan: (fixed?, the live list of systems) per frame stage, and one entry for
+        # all the fixed stages together, where CONTROL stands in the order
+        self._plan: list[tuple[bool, list[esper.Processor]]] = []
         for stage in ORDER:
             if not stage.fixed:
-                esper.add_processor(_RunStage(self._running[stage]), priority=stage.priority)
-        esper.add_processor(_FixedStages(self), priority=FIXED_STEP_PRIORITY)
+                self._plan.append((False, self._running[stage]))
+            elif stage is next(st for st in ORDER if st.fixed):
+                self._plan.append((True, self._fixed_systems))
+        self.activate()
 
     # -- world context -------------------------------------------------------------------
     def activate(self) -> None:
@@ -305,9 +284,18 @@ class App:
     def update(self, frame_dt_s: float) -> int:
         """Run one frame; returns the number of fixed ticks it simulated."""
         self.activate()
-        self._ticks_this_frame = self.clock.advance(frame_dt_s)
+        ticks = self._ticks_this_frame = self.clock.advance(frame_dt_s)
         dt = min(frame_dt_s, self.clock.max_frame_s)
-        esper.process(dt)
+        tick_s = self.clock.tick_s
+        esper.clear_dead_entities()  # what esper.process would do first
+        for fixed, systems in self._plan:
+            if fixed:
+                for _ in range(ticks):
+                    for system in systems:
+                        system.process(tick_s)
+            else:
+                for system in systems:
+                    system.process(dt)
         self.frame_count += 1
         if self.mods is not None:
             self.mods.end_frame(dt)

@@ -29,7 +29,4 @@ class Stage(enum.Enum):
         self.fixed = fixed
 
 
-#: The esper priority of the single processor that runs every fixed stage: just after ASSIST.
-FIXED_STEP_PRIORITY = Stage.CONTROL.priority
-
 ORDER: tuple[Stage, ...] = tuple(sorted(Stage, key=lambda s: -s.priority))

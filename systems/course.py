@@ -151,6 +151,24 @@ def _on_pad(collider: Collider, pad_id: str) -> bool:
     return bool(collider.contact and collider.resting and touched == pad_id)
 
 
+_NOT_RUNNING = frozenset(("idle", "finished"))
+
+
+class ListCourses(esper.Processor):
+    """GAMEPLAY stage, once a frame: a level swapped in or reloaded brings its courses to the menu."""
+
+    def __init__(self, app: App, runner: CourseRunner) -> None:
+        self.active = app.resource(ActiveLevel)
+        self.runner = runner
+        self.version = self.active.version
+        runner.sync_menu()
+
+    def process(self, dt: float) -> None:
+        if self.version != self.active.version:
+            self.version = self.active.version
+            self.runner.sync_menu()
+
+
 class RunCourse(esper.Processor):
     """COLLISION stage: countdown, start, passages, misses, finish — once per tick."""
 
@@ -159,17 +177,13 @@ class RunCourse(esper.Processor):
         self.state = state
         self.runner = runner
         self.active = app.resource(ActiveLevel)  # swapped in place: the same object for the App's life
-        self.menu_version = -1
 
     def process(self, dt: float) -> None:
-        # every tick, and most ticks no course runs: two comparisons and out
+        # every tick, and most ticks no course runs: one comparison and out
         state = self.state
-        active = self.active
-        if self.menu_version != active.version:  # a level swapped in: its courses
-            self.menu_version = active.version
-            self.runner.sync_menu()
-        if state.status == "idle" or state.status == "finished":
+        if state.status in _NOT_RUNNING:
             return
+        active = self.active
         if state.level_version != active.version:
             model = find_course(active.level, state.course_id)
             if model is None or not model.gates:
@@ -268,6 +282,5 @@ class CoursePlugin:
         self.runner = CourseRunner(app, state)
         self.system = RunCourse(app, state, self.runner)
         app.add_system(self.system, Stage.COLLISION, after=ResolveContacts)
+        app.add_system(ListCourses(app, self.runner), Stage.GAMEPLAY)
         app.on(events.Reset, self.runner.on_reset)
-        self.system.menu_version = app.resource(ActiveLevel).version
-        self.runner.sync_menu()

@@ -51,6 +51,10 @@ class EndCrashedFlights:
 
     def __init__(self, app: App) -> None:
         self.app = app
+        self.crashed: set[int] = set()  # the entities crashed since the last Restart
+
+    def on_reset(self, event: events.Reset) -> None:
+        self.crashed.clear()  # Restart repairs (systems.scene.place_at_spawn clears Collider.crashed)
 
     def on_impact(self, event: events.Impact) -> None:
         app = self.app
@@ -66,6 +70,7 @@ class EndCrashedFlights:
         reason = crash_reason(event.speed_m_s, col.damage, vehicle.crash_impact_speed_m_s)
         if reason:
             col.crashed = True
+            self.crashed.add(entity)
             _stop(app, ctrl, rotors)
             app.emit(events.Crashed(reason, event.speed_m_s, col.damage))
 
@@ -74,10 +79,13 @@ class KeepCrashedMotorsOff(esper.Processor):
     """Once a frame, after the pilot's setpoints and the assists and before this frame's ticks:
     a crashed drone's motors stay off whatever was asked (RT, take-off, a collective)."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: App, crashed: set[int]) -> None:
         self.app = app
+        self.crashed = crashed  # EndCrashedFlights' set: empty, nothing to hold off (most frames)
 
     def process(self, dt: float) -> None:
+        if not self.crashed:
+            return
         for _, (rotors, ctrl, col) in esper.get_components(Rotors, Controller, Collider):
             if col.crashed and (ctrl.motor_power > 0.0 or ctrl.collective > 0.0 or ctrl.mode in ASSIST_MODES):
                 _stop(self.app, ctrl, rotors)
@@ -92,4 +100,5 @@ class CrashPlugin:
     def build(self, app: App) -> None:
         self.rule = EndCrashedFlights(app)
         app.on(events.Impact, self.rule.on_impact)
-        app.add_system(KeepCrashedMotorsOff(app), Stage.ASSIST, after=(ApplyManualSetpoints, RunAssists))
+        app.on(events.Reset, self.rule.on_reset)
+        app.add_system(KeepCrashedMotorsOff(app, self.rule.crashed), Stage.ASSIST, after=(ApplyManualSetpoints, RunAssists))
