@@ -207,6 +207,15 @@ class Frame:
             program.shader.use()
             self._program = program.shader
 
+    def use_ui(self) -> ShaderProgram:
+        """The 2D program, current, in window pixels, glyphs from texture unit 0: what every
+        screen-space pass draws its `UiLayer`s with (`layer.draw(frame.use_ui())`)."""
+        ui = self.ui
+        self.use(ui)
+        ui["u_projection"] = self.ui_projection
+        ui["u_glyphs"] = 0
+        return ui.shader
+
     def forget_program(self) -> None:
         """A new frame: GL's current program is unknown again."""
         self._program = None

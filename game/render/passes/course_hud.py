@@ -146,12 +146,9 @@ class CourseHudPass(Pass):
     def draw(self, frame: Frame) -> None:
         if not self.visible:
             return
-        ui = frame.ui
-        frame.use(ui)
-        ui["u_projection"] = frame.ui_projection
-        ui["u_glyphs"] = 0
+        shader = frame.use_ui()
         for layer in (self.shapes, self.big, self.timer, self.lines):
-            layer.draw(ui.shader)
+            layer.draw(shader)
 
     def delete(self) -> None:
         for layer in (self.big, self.timer, self.lines, self.shapes):

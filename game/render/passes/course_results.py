@@ -97,12 +97,9 @@ class CourseResultsPass(Pass):
         if not self.screen.open:
             return
         self.prepare(frame)  # the flight waits under the screen: no RENDER stage prepares it (cached)
-        ui = frame.ui
-        frame.use(ui)
-        ui["u_projection"] = frame.ui_projection
-        ui["u_glyphs"] = 0
+        shader = frame.use_ui()
         for layer in (self.back, self.big, self.text, self.small):
-            layer.draw(ui.shader)
+            layer.draw(shader)
 
     def delete(self) -> None:
         for layer in (self.back, self.big, self.text, self.small):

@@ -53,12 +53,9 @@ class CrashPass(Pass):
     def draw(self, frame: Frame) -> None:
         if not self.crashed:
             return
-        ui = frame.ui
-        frame.use(ui)
-        ui["u_projection"] = frame.ui_projection
-        ui["u_glyphs"] = 0
+        shader = frame.use_ui()
         for layer in (self.back, self.title, self.line):
-            layer.draw(ui.shader)
+            layer.draw(shader)
 
     def delete(self) -> None:
         for layer in (self.back, self.title, self.line):

@@ -52,17 +52,14 @@ class HudPanelsPass(Pass):
         gl.glDepthFunc(gl.GL_LESS)
 
     def _redraw_cache(self, frame: Frame) -> None:
-        ui = frame.ui
-        frame.use(ui)
-        ui["u_projection"] = frame.ui_projection
-        ui["u_glyphs"] = 0
+        shader = frame.use_ui()
         self.cache.bind()
         gl.glClearColor(0.0, 0.0, 0.0, 0.0)
         gl.glClear(gl.GL_COLOR_BUFFER_BIT)
         gl.glDisable(gl.GL_DEPTH_TEST)
         gl.glEnable(gl.GL_BLEND)
         gl.glBlendFunc(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA)
-        self.hud.draw_panels(ui.shader)
+        self.hud.draw_panels(shader)
         self.cache.finish()
         gl.glViewport(0, 0, frame.fb_width, frame.fb_height)
         gl.glEnable(gl.GL_DEPTH_TEST)  # back to this pass's state
@@ -92,9 +89,6 @@ class HudTextPass(Pass):
         self.hud = hud
 
     def draw(self, frame: Frame) -> None:
-        ui = frame.ui
-        frame.use(ui)
-        ui["u_projection"] = frame.ui_projection
-        ui["u_glyphs"] = 0
+        shader = frame.use_ui()
         if frame.show_hud:
-            self.hud.draw(ui.shader)
+            self.hud.draw(shader)

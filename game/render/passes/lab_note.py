@@ -70,11 +70,8 @@ class LabNotePass(Pass):
     def draw(self, frame: Frame) -> None:
         if self.text is None:
             return
-        ui = frame.ui
-        frame.use(ui)
-        ui["u_projection"] = frame.ui_projection
-        ui["u_glyphs"] = 0
-        self.layer.draw(ui.shader)
+        shader = frame.use_ui()
+        self.layer.draw(shader)
 
     def delete(self) -> None:
         self.layer.delete()

@@ -20,8 +20,5 @@ class MenusPass(Pass):
 
     def draw(self, frame: Frame) -> None:
         self.hud.draw_overlays(self.app.resource(Menu), self.pause, self.bindings)
-        ui = frame.ui
-        frame.use(ui)
-        ui["u_projection"] = frame.ui_projection
-        ui["u_glyphs"] = 0
-        self.hud.draw_overlay(ui.shader)
+        shader = frame.use_ui()
+        self.hud.draw_overlay(shader)

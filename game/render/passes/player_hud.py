@@ -16,11 +16,8 @@ class PlayerHudPass(Pass):
     def draw(self, frame: Frame) -> None:
         if not (frame.show_hud and self.hud.visible):
             return
-        ui = frame.ui
-        frame.use(ui)
-        ui["u_projection"] = frame.ui_projection
-        ui["u_glyphs"] = 0
-        self.hud.draw(ui.shader)
+        shader = frame.use_ui()
+        self.hud.draw(shader)
 
     def delete(self) -> None:
         self.hud.delete()

@@ -51,11 +51,8 @@ class ReplayStatusPass(Pass):
         self.prepare(frame)  # a paused replay runs no RENDER stage: the line follows all the same (cached)
         if not self.visible:
             return
-        ui = frame.ui
-        frame.use(ui)
-        ui["u_projection"] = frame.ui_projection
-        ui["u_glyphs"] = 0
-        self.layer.draw(ui.shader)
+        shader = frame.use_ui()
+        self.layer.draw(shader)
 
     def delete(self) -> None:
         self.layer.delete()

@@ -15,11 +15,8 @@ class TitlePass(Pass):
     def draw(self, frame: Frame) -> None:
         if not self.view.screen.open:
             return
-        ui = frame.ui
-        frame.use(ui)
-        ui["u_projection"] = frame.ui_projection
-        ui["u_glyphs"] = 0
-        self.view.draw(ui.shader)
+        shader = frame.use_ui()
+        self.view.draw(shader)
 
     def delete(self) -> None:
         self.view.delete()

@@ -67,12 +67,9 @@ class TutorialPass(Pass):
         if key != self._built:
             self._built = key
             self._build(frame.show_hud)
-        ui = frame.ui
-        frame.use(ui)
-        ui["u_projection"] = frame.ui_projection
-        ui["u_glyphs"] = 0
-        self.layer.draw(ui.shader)
-        self.titles.draw(ui.shader)
+        shader = frame.use_ui()
+        self.layer.draw(shader)
+        self.titles.draw(shader)
 
     # -- layout ------------------------------------------------------------------------------
     def _build(self, show_hud: bool) -> None:
