@@ -18,11 +18,14 @@ class ModeChanged:
 
     old: str
     new: str
+    entity: int | None = None  # the drone (None: the player's)
 
 
 @dataclass(frozen=True, slots=True)
 class Armed:
     """MotorPower left zero: the motors are re-armed from the present state."""
+
+    entity: int | None = None  # the drone (None: the player's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +33,7 @@ class Disarmed:
     """The motors stopped. `reason`: "motor_power_zero" | "battery_depleted" | "landed"."""
 
     reason: str
+    entity: int | None = None  # the drone (None: the player's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,11 +41,14 @@ class BatteryLow:
     """Once, when the pack falls below 20 % of its energy."""
 
     fraction: float  # energy left / capacity
+    entity: int | None = None  # the drone (None: the player's)
 
 
 @dataclass(frozen=True, slots=True)
 class BatteryDepleted:
     """The pack is empty: the motors are disarmed."""
+
+    entity: int | None = None  # the drone (None: the player's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +69,7 @@ class Crashed:
     reason: str  # "impact" | "damage" (flight/damage.py)
     speed_m_s: float  # the impact's normal speed
     damage: float  # the drone's total damage, 0..1
+    entity: int | None = None  # the drone (None: the player's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +77,7 @@ class Touchdown:
     """Resting contact began (not on the spawn pad at start or after Restart)."""
 
     height_m: float  # world z of the supporting surface
+    entity: int | None = None  # the drone (None: the player's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +100,22 @@ class MenuSelected:
 @dataclass(frozen=True, slots=True)
 class Reset:
     """Restart: the drone goes back to its spawn pose, full pack, no damage."""
+
+    entity: int | None = None  # the drone restarted (None: the player's)
+
+
+@dataclass(frozen=True, slots=True)
+class DroneSpawned:
+    """A drone was made (systems.scene.spawn_drone): a feature adds its per-drone state here."""
+
+    entity: int
+
+
+@dataclass(frozen=True, slots=True)
+class DroneRemoved:
+    """A drone is about to leave the world (its components still readable)."""
+
+    entity: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +142,7 @@ class ControllerDisconnected:
 @dataclass(frozen=True, slots=True)
 class LandingRefused:
     reason: str  # e.g. "slope 32° > 15°", "no surface under the drone"
+    entity: int | None = None  # the drone (None: the player's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +152,7 @@ class MissionStatus:
     status: str  # a `flight.assists.MissionRecord` status
     waypoint_index: int  # index in the route, -1 before the first
     reason: str = ""  # why it was interrupted or refused
+    entity: int | None = None  # the drone (None: the player's)
 
 
 @dataclass(frozen=True, slots=True)

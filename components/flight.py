@@ -29,13 +29,26 @@ class _ArrayComponent:
     __slots__ = ("state", "_state_views")
     TABLE: Table
 
-    def __init__(self, **fields: Any) -> None:
-        self.state = self.TABLE.fresh()
+    def __init__(self, state: np.ndarray | None = None, **fields: Any) -> None:
+        """`state`: the array to live in (a drone's row of the FleetStore, components/fleet.py),
+        reset to the table's initial values; None: an array of its own."""
+        self.state = _own(self.TABLE, state)
         self._state_views = self.TABLE.views(self.state)
         _set_fields(self, fields)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in _fields(type(self))) + ")"
+
+
+def _own(table: Table, array: np.ndarray | None) -> np.ndarray:
+    """A fresh array for `table`, or `array` (a view into a FleetStore row) set to fresh values."""
+    if array is None:
+        return table.fresh()
+    if array.shape != (table.size,) or array.dtype != np.float64 or not array.flags.c_contiguous:
+        raise ValueError(f"{table.name}: expected a contiguous float64 array of {table.size}, got {array.shape} "
+                         f"{array.dtype}")
+    array[:] = table.fresh()
+    return array
 
 
 def _set_fields(component: Any, fields: dict[str, Any]) -> None:
@@ -144,11 +157,12 @@ class Controller:
 
     __slots__ = ("mode", "loops", "targets", "lab", "_targets_views", "_lab_views", "_hold_position")
 
-    def __init__(self, mode: Mode = Mode.MANUAL, loops: Any = None, **setpoints: Any) -> None:
+    def __init__(self, mode: Mode = Mode.MANUAL, loops: Any = None, targets: np.ndarray | None = None,
+                 lab: np.ndarray | None = None, **setpoints: Any) -> None:
         self.mode = mode
         self.loops = loops  # flight.control.loops.FlightLoops: the controllers and their state
-        self.targets = TARGETS.fresh()  # both arrays are the Controller's for life: written in place
-        self.lab = LAB.fresh()
+        self.targets = _own(TARGETS, targets)  # both arrays are the Controller's for life: written in place
+        self.lab = _own(LAB, lab)  # (views into the drone's FleetStore row when given)
         self._targets_views = TARGETS.views(self.targets)
         self._lab_views = LAB.views(self.lab)
         self._hold_position = self.targets[HOLD_POSITION:HOLD_POSITION + 2]

@@ -463,6 +463,8 @@ TARGETS = Table("targets", "Controller.targets", unit_suffix=False, rows=(
     Row("hold_position_set", 1, "flag", "hover over hold_position (off while travelling)", view=False),
     Row("hold_position", 2, "m", "world x, y: the hovering point", view=False),
     Row("hold_line", 1, "flag", "keep to the line of travel (the manual cruise; set by the CONTROL stage)"),
+    Row("law", 1, "1", "the control law flying it, LAW_STABILISED / LAW_ANGLE / LAW_ACRO (set by the CONTROL "
+        "stage from the mode)", view=False),
 ))
 
 # ---- Controller.lab: the laboratory models' inputs (Angle, Acro) ------------------------------

@@ -1,4 +1,5 @@
-"""How the drone meets the world: its collision envelope and the trail it leaves."""
+"""How a drone meets the world: its collision envelope, the trail it leaves, where it starts
+and where its numbers live."""
 
 from __future__ import annotations
 
@@ -33,3 +34,20 @@ class Trail:
     points: deque = field(default_factory=lambda: deque(maxlen=1200))  # (x, y, z) m
     interval_s: float = 0.2
     since_last_s: float = 0.0
+
+
+@dataclass(slots=True)
+class Spawn:
+    """Where this drone starts and where Restart puts it back: centre of mass (m, world) and
+    heading (rad). None: the scene's spawn (the player's drone: a level reload moves it)."""
+
+    position_m: tuple[float, float, float] | None = None
+    yaw_rad: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FleetRow:
+    """Which row of the `FleetStore` (components/fleet.py) holds this drone's numbers."""
+
+    block: int
+    row: int

@@ -45,7 +45,7 @@ from systems.menu import MenuPlugin
 from systems.modes import FlightModesPlugin
 from systems.pilot_input import PilotInputPlugin
 from systems.restart import RestartPlugin
-from systems.scene import Drone
+from systems.scene import Player
 from systems.trail import TrailPlugin
 from systems.tutorial import TutorialPlugin
 
@@ -175,7 +175,7 @@ class DroneStateGuard:
 
     def __init__(self, app: App) -> None:
         app.activate()
-        self.entity = app.resource(Drone).entity
+        self.entity = app.resource(Player).entity
         # the components live as long as the drone (Restart rewrites them in place)
         self.components = [esper.component_for_entity(self.entity, kind) for kind in self.KINDS]
         self.live = tuple(c.state for c in self.components)

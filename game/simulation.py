@@ -10,7 +10,14 @@ and the window all drive:
     sim.select("mission"); sim.set_mode("angle"); sim.reset()
     t = sim.telemetry()                         # SI, world frame, Z up
 
-Same inputs and seed give bit-identical telemetry. Bad arguments raise ValueError.
+    d = sim.add_drone(position=(10, 2, 0.07), yaw_deg=90)   # another drone, with its own pad
+    d.pad.rt = 1.0; d.select("takeoff"); d.telemetry(); d.reset()
+    sim.drones                                  # [the player's drone, the others…], creation order
+    sim.remove_drone(d)
+
+`sim.pad`, `sim.telemetry()`, `sim.select()`, `sim.set_mode()` and `sim.reset()` are the
+player's drone's (`sim.drones[0]`). Same inputs and seed give bit-identical telemetry, for
+every drone, whatever the order the others were made in. Bad arguments raise ValueError.
 """
 
 from __future__ import annotations
@@ -39,7 +46,7 @@ from systems.assists import AssistState
 from systems.course import CourseState
 from systems.menu import select
 from systems.modes import FlightModes
-from systems.scene import SceneConfig, drone_components, spawn_drone
+from systems.scene import Player, SceneConfig, drone_components, remove_drone, spawn_drone
 from world.level import Level
 from world.level_file import load_level
 from world.weather import check_weather
@@ -115,7 +122,7 @@ class Simulation:
         app.insert_resource(weather)
         self.pad = app.insert_resource(Pad())
         app.add_plugins(default_plugins())
-        spawn_drone(app, self.config)
+        self.drones: list[Drone] = [Drone(self, spawn_drone(app, self.config))]
         self.best_times = None if best_times is None else BestTimes(best_times)
         self._best_keeper = None if self.best_times is None else keep_best_times(app, self.best_times)
         self.mod_problems = build_mods(app, list(plugins), strict=strict_mods)
@@ -152,6 +159,53 @@ class Simulation:
         """Restart / ResetFlight: spawn pad, full pack, repaired, trail cleared."""
         self.app.emit(events.Reset())
         self._note("reset")
+
+    # -- many drones -----------------------------------------------------------------------
+    def add_drone(self, position=None, yaw_deg: float = 0.0, vehicle: Vehicle | str | Path | None = None) -> "Drone":
+        """Another drone, resting where it is put with its motors off, flown by its own pad.
+
+        Args:
+            position: centre of mass (x, y, z), m, world; None: the level's next free spawn
+                point (a level lists them: `spawn_points`).
+            yaw_deg: heading, degrees counter-clockwise from world X.
+            vehicle: a vehicle file path or a loaded `Vehicle` (default: this Simulation's).
+        """
+        if self._recorder is not None:
+            raise ValueError("add_drone(): a replay records the player's drone alone; add drones before recording "
+                             "is not possible either — fly them without recording")
+        if position is None:
+            position = self._free_spawn()
+        position = _check_vector("position", position)
+        if isinstance(yaw_deg, bool) or not isinstance(yaw_deg, (int, float)) or not math.isfinite(yaw_deg):
+            raise ValueError(f"yaw_deg: expected a finite number, got {yaw_deg!r}")
+        if vehicle is None:
+            vehicle = self.vehicle
+        elif not isinstance(vehicle, Vehicle):
+            vehicle = load_vehicle(vehicle)
+        drone = Drone(self, spawn_drone(self.app, self.config, position, math.radians(yaw_deg), vehicle))
+        self.drones.append(drone)
+        return drone
+
+    def remove_drone(self, drone: "Drone") -> None:
+        """Take a drone out of the world (any but the player's)."""
+        if not isinstance(drone, Drone) or drone not in self.drones:
+            raise ValueError(f"remove_drone(): expected one of this simulation's drones, got {drone!r}")
+        if drone is self.drones[0]:
+            raise ValueError("remove_drone(): the player's drone (sim.drones[0]) stays")
+        remove_drone(self.app, drone.entity)
+        self.drones.remove(drone)
+        drone._removed = True
+
+    def _free_spawn(self) -> tuple[float, float, float]:
+        """The level's first spawn point no drone rests near (within half a metre)."""
+        level = self.level
+        points = [] if level is None else level.spawn_points(self.vehicle.envelope_size_m[2])
+        taken = [d.components(RigidBody)[0].position for d in self.drones]
+        for point, _yaw in points:
+            if all(math.dist(point[:2], (float(p[0]), float(p[1]))) > 0.5 for p in taken):
+                return point
+        where = "the open world has none" if level is None else f"level {level.name!r} lists {len(points)}, all taken"
+        raise ValueError(f"add_drone(): no free spawn point ({where}): give position=(x, y, z)")
 
     def set_weather(self, *, preset: str | None = None, wind=None, density: float | str | None = None,
                     gusts: float | None = None, rain: float | None = None) -> None:
@@ -214,43 +268,94 @@ class Simulation:
 
     # -- reading ---------------------------------------------------------------------------
     def telemetry(self) -> Telemetry:
-        body, rotors, battery, ctrl, collider, trail = drone_components(
-            self.app, RigidBody, Rotors, Battery, Controller, Collider, Trail)
-        roll, pitch, yaw = quat.to_euler(body.quaternion)
-        assists = self.app.resource(AssistState)
-        return Telemetry(
-            time=self.app.clock.time_s,
-            mode=ctrl.mode,
-            armed=rotors.armed,
-            motor_power=ctrl.motor_power,
-            position=_floats(body.position),
-            velocity=_floats(body.velocity),
-            quaternion=_floats(body.quaternion),
-            roll_deg=math.degrees(roll),
-            pitch_deg=math.degrees(pitch),
-            yaw_deg=math.degrees(yaw),
-            angular_velocity=_floats(body.angular_velocity),
-            rpm=tuple(float(w) / RPM_TO_RAD_S for w in rotors.speed_rad_s),
-            thrust=_floats(rotors.thrust_n),
-            target_velocity=_floats(ctrl.target_velocity),
-            target_altitude=ctrl.target_altitude,
-            height_above_ground=collider.height_above_ground_m,
-            contact=collider.contact,
-            battery_fraction=battery.energy_j / battery.capacity_j,
-            battery_energy_wh=battery.energy_j / 3600.0,
-            battery_voltage=battery.voltage_v,
-            power_w=battery.power_w,
-            damage=collider.damage,
-            trail_points=len(trail.points),
-            mission=assists.mission_record.record(),
-            landing_refused=assists.landing_refused,
-            crashed=collider.crashed,
-            course=self.app.resource(CourseState).record(),
-        )
+        """The player's drone's record (`sim.drones[0].telemetry()`)."""
+        return drone_telemetry(self.app, self.drones[0].entity)
 
     def components(self, *kinds):
-        """The drone's components (RigidBody, Rotors, …) for tests and tools."""
+        """The player's drone's components (RigidBody, Rotors, …) for tests and tools."""
         return drone_components(self.app, *kinds)
+
+
+class Drone:
+    """One drone of a Simulation (`sim.drones`, `sim.add_drone`): its own virtual pad, its
+    telemetry, and the verbs of the Simulation for it alone."""
+
+    def __init__(self, sim: Simulation, entity: int) -> None:
+        self._sim = sim
+        self.entity = entity
+        self._removed = False
+        self.pad: Pad = drone_components(sim.app, Pad, entity=entity)[0]
+
+    def _alive(self) -> App:
+        if self._removed:
+            raise ValueError(f"drone {self.entity} was removed from the simulation")
+        return self._sim.app
+
+    def telemetry(self) -> Telemetry:
+        return drone_telemetry(self._alive(), self.entity)
+
+    def select(self, name: str) -> None:
+        """What choosing `name` in the menu does, for this drone (an unknown name raises ValueError)."""
+        if self is self._sim.drones[0]:
+            return self._sim.select(name)
+        select(self._alive(), name, self.entity)
+
+    def set_mode(self, mode: str) -> None:
+        if self is self._sim.drones[0]:
+            return self._sim.set_mode(mode)
+        self._alive().resource(FlightModes).set_mode(mode, self.entity)
+
+    def reset(self) -> None:
+        """This drone back where it was put (its spawn), full pack, repaired, trail cleared."""
+        if self is self._sim.drones[0]:
+            return self._sim.reset()
+        self._alive().emit(events.Reset(self.entity))
+
+    def components(self, *kinds):
+        return drone_components(self._alive(), *kinds, entity=self.entity)
+
+    def __repr__(self) -> str:
+        return f"Drone(entity={self.entity}{', removed' if self._removed else ''})"
+
+
+def drone_telemetry(app: App, entity: int) -> Telemetry:
+    """One drone's telemetry record."""
+    body, rotors, battery, ctrl, collider, trail, assists = drone_components(
+        app, RigidBody, Rotors, Battery, Controller, Collider, Trail, AssistState, entity=entity)
+    roll, pitch, yaw = quat.to_euler(body.quaternion)
+    player = entity == app.resource(Player).entity
+    return Telemetry(
+        time=app.clock.time_s,
+        mode=ctrl.mode,
+        armed=rotors.armed,
+        motor_power=ctrl.motor_power,
+        position=_floats(body.position),
+        velocity=_floats(body.velocity),
+        quaternion=_floats(body.quaternion),
+        roll_deg=math.degrees(roll),
+        pitch_deg=math.degrees(pitch),
+        yaw_deg=math.degrees(yaw),
+        angular_velocity=_floats(body.angular_velocity),
+        rpm=tuple(float(w) / RPM_TO_RAD_S for w in rotors.speed_rad_s),
+        thrust=_floats(rotors.thrust_n),
+        target_velocity=_floats(ctrl.target_velocity),
+        target_altitude=ctrl.target_altitude,
+        height_above_ground=collider.height_above_ground_m,
+        contact=collider.contact,
+        battery_fraction=battery.energy_j / battery.capacity_j,
+        battery_energy_wh=battery.energy_j / 3600.0,
+        battery_voltage=battery.voltage_v,
+        power_w=battery.power_w,
+        damage=collider.damage,
+        trail_points=len(trail.points),
+        mission=assists.mission_record.record(),
+        landing_refused=assists.landing_refused,
+        crashed=collider.crashed,
+        course=(app.resource(CourseState) if player else _NO_COURSE).record(),
+    )
+
+
+_NO_COURSE = CourseState()  # a course is flown by the player's drone: the others' record is idle
 
 
 def _floats(values) -> tuple[float, ...]:

@@ -6,9 +6,11 @@ takes back control from any assist with a travel-direction stick, Y/A or the bra
 or by choosing a mode in the menu: the physical state is kept and the present motion goes
 on without a setpoint jump.
 
-What the assists are doing is a resource, `AssistState` (the running assist, the mission's
-record, the last landing refusal), so the HUD, telemetry and a mod read it without reaching
-into the system. Runs after the manual setpoints in the same stage (`after=`): a take-back
+What the assists are doing is each drone's `AssistState` component (the running assist, the
+mission's record, the last landing refusal; the player's is also a resource), so the HUD,
+telemetry and a mod read it without reaching into the system. Every drone flies its own
+assists from its own command; the menu's entries start them for the player's drone (or for
+the drone `systems.menu.select(…, entity=)` names). Runs after the manual setpoints in the same stage (`after=`): a take-back
 this frame hands over to MANUAL, which flies from the next frame.
 """
 
@@ -32,6 +34,7 @@ from components.layout import LAW_STABILISED
 from systems.manual import ApplyManualSetpoints
 from systems.menu import Menu, MenuEntry, MenuId
 from systems.modes import FlightModes, ModeSpec
+from systems.scene import Player
 from world.level import ActiveLevel
 from world.sensing import sense_support, sweep_envelope
 
@@ -41,8 +44,8 @@ TAKE_BACK = ("LS", "Y", "A")  # buttons that take manual control back from an as
 
 @dataclass
 class AssistState:
-    """What the assists are doing (a resource): at most one of takeoff / landing / mission
-    runs (a mission flies its own landing at the end)."""
+    """What a drone's assists are doing (a component; the player's is also a resource): at most
+    one of takeoff / landing / mission runs (a mission flies its own landing at the end)."""
 
     takeoff: TakeOff | None = None
     landing: Landing | None = None
@@ -58,16 +61,28 @@ class AssistState:
 class RunAssists(esper.Processor):
     """Starts, runs and ends the assists (a long-lived handler object)."""
 
-    def __init__(self, app: App, command: PilotCommand, state: AssistState) -> None:
+    def __init__(self, app: App, state: AssistState) -> None:
         self.app = app
-        self.command = command
-        self.state = state
+        self.player_state = state  # the player's (the resource)
+        self.state = state  # the drone being handled now's
+        self.entity: int | None = None  # the drone being handled now
+
+    def add_state(self, event: events.DroneSpawned) -> None:
+        """Every drone gets its AssistState (the player's is the resource)."""
+        player = self.app.resource(Player).entity
+        esper.add_component(event.entity, self.player_state if event.entity == player else AssistState())
 
     # -- starting and stopping ---------------------------------------------------------------
     def _drone(self):
-        for _, (ctrl, body, col) in esper.get_components(Controller, RigidBody, Collider):
-            return ctrl, body, col
-        raise LookupError("no drone")
+        """The drone being handled: its controller, body, collider (and `self.state` is its)."""
+        if self.entity is None:
+            self._select(self.app.resource(Player).entity)
+        return (esper.component_for_entity(self.entity, Controller), esper.component_for_entity(self.entity, RigidBody),
+                esper.component_for_entity(self.entity, Collider))
+
+    def _select(self, entity: int) -> None:
+        self.entity = entity
+        self.state = esper.component_for_entity(entity, AssistState)
 
     def _support(self, body: RigidBody, col: Collider):
         geometry = self.app.resource(ActiveLevel).geometry
@@ -77,7 +92,7 @@ class RunAssists(esper.Processor):
         old = ctrl.mode
         ctrl.mode = mode
         if old != mode:
-            self.app.emit(events.ModeChanged(old, mode))
+            self.app.emit(events.ModeChanged(old, mode, self.entity))
 
     def start_takeoff(self) -> bool:
         ctrl, body, col = self._drone()
@@ -97,7 +112,7 @@ class RunAssists(esper.Processor):
         reason = landing_refusal(support)
         if reason is not None:
             self.state.landing_refused = reason
-            self.app.emit(events.LandingRefused(reason))  # the HUD says it, in its language
+            self.app.emit(events.LandingRefused(reason, self.entity))  # the HUD says it, in its language
             return False
         self.state.landing_refused = ""
         self._clear()
@@ -119,7 +134,7 @@ class RunAssists(esper.Processor):
         self.state.mission = MissionFlight(level.route(), level.mission.arrival_pad, self.state.mission_record, body)
         self._set_mode(ctrl, Mode.MISSION)
         record = self.state.mission_record
-        self.app.emit(events.MissionStatus(record.status, record.waypoint_index, record.reason))
+        self.app.emit(events.MissionStatus(record.status, record.waypoint_index, record.reason, self.entity))
         return True
 
     def take_back(self, keep_motion: bool = True) -> None:
@@ -135,28 +150,53 @@ class RunAssists(esper.Processor):
         self.state.clear()
 
     def _message(self, text: str, key: str = "", *args) -> None:
-        """A HUD line: `text` in English, `key` and `args` its entry in the HUD's catalogue."""
-        self.app.emit(events.Message(text, key, args))
+        """A HUD line (for the player's drone only): `text` in English, `key` and `args` its
+        entry in the HUD's catalogue."""
+        if self.entity == self.app.resource(Player).entity:
+            self.app.emit(events.Message(text, key, args))
 
     # -- event handlers ----------------------------------------------------------------------
     def on_mode_changed(self, event: events.ModeChanged) -> None:
         """The pilot chose a mode in the menu: any assist ends (FlightModes did the hand-over)."""
         if event.new in ASSIST_MODES:
             return
-        record = self.state.mission_record
-        if self.state.mission is not None and record.status not in ("arrived", "interrupted"):
+        state = self._state_of(event.entity)
+        record = state.mission_record
+        if state.mission is not None and record.status not in ("arrived", "interrupted"):
             record.status = "idle"
-        self._clear()
+        state.clear()
 
     def on_reset(self, event: events.Reset) -> None:
-        self._clear()
-        self.state.mission_record = MissionState()
-        self.state.landing_refused = ""
+        state = self._state_of(event.entity)
+        state.clear()
+        state.mission_record = MissionState()
+        state.landing_refused = ""
+
+    def _state_of(self, entity: int | None) -> AssistState:
+        """A drone's AssistState (None: the player's), without changing the drone handled."""
+        return esper.component_for_entity(self.app.resource(Player).entity if entity is None else entity, AssistState)
+
+    def acting(self, action):
+        """A menu entry's action: `action` for the drone the menu acts on (`Player`)."""
+        def act():
+            self._select(self.app.resource(Player).entity)
+            try:
+                return action()
+            finally:
+                self.entity = None
+        return act
 
     # -- every frame -------------------------------------------------------------------------
     def process(self, dt: float) -> None:
-        cmd = self.command
-        ctrl, body, col = self._drone()
+        for entity, (ctrl, body, col, cmd, state) in esper.get_components(Controller, RigidBody, Collider,
+                                                                           PilotCommand, AssistState):
+            if ctrl.mode not in ASSIST_MODES and not cmd.pressed:
+                continue  # the usual case: nothing to start, nothing running
+            self.entity, self.state = entity, state
+            self._fly(ctrl, body, col, cmd, dt)
+        self.entity = None  # the menu's actions act on the player's drone (or select's)
+
+    def _fly(self, ctrl: Controller, body: RigidBody, col: Collider, cmd: PilotCommand, dt: float) -> None:
         if ctrl.mode not in ASSIST_MODES:
             if "X" in cmd.pressed:
                 self.start_takeoff()
@@ -189,7 +229,7 @@ class RunAssists(esper.Processor):
             ctrl.target_velocity[:] = (0.0, 0.0, 0.0)
             ctrl.target_altitude = float(body.position[2])
             self._set_mode(ctrl, Mode.MANUAL)
-            self.app.emit(events.Disarmed("landed"))
+            self.app.emit(events.Disarmed("landed", self.entity))
             return True
         self.state.landing.update(ctrl, body, self._support(body, col), half)
         return False
@@ -209,14 +249,14 @@ class RunAssists(esper.Processor):
                 on_pad = col.contact_id == m.arrival_pad_id
                 s.status = "arrived" if on_pad else "interrupted"
                 s.reason = "" if on_pad else f"landed on {col.contact_id or 'the ground'}, not the arrival pad"
-                self.app.emit(events.MissionStatus(s.status, s.waypoint_index, s.reason))  # the HUD says it
+                self.app.emit(events.MissionStatus(s.status, s.waypoint_index, s.reason, self.entity))  # the HUD says it
             return
         m.update(ctrl, body)
         hit = self._obstacle_ahead(ctrl, body, col)
         if hit is not None:
             return self._interrupt(ctrl, body, f"obstacle {hit.id or 'ground'} ({hit.kind}) {hit.distance_m:.1f} m ahead")
         if (s.status, s.waypoint_index) != before:
-            self.app.emit(events.MissionStatus(s.status, s.waypoint_index, s.reason))
+            self.app.emit(events.MissionStatus(s.status, s.waypoint_index, s.reason, self.entity))
 
     def _obstacle_ahead(self, ctrl: Controller, body: RigidBody, col: Collider):
         """Sweep the envelope along the way the mission is asking to go."""
@@ -247,7 +287,7 @@ class RunAssists(esper.Processor):
         self._clear()
         ctrl.loops.manual.resume(ctrl, body, keep_velocity=False)  # brake, then hover
         self._set_mode(ctrl, Mode.MANUAL)
-        self.app.emit(events.MissionStatus(s.status, s.waypoint_index, s.reason))  # the HUD says it
+        self.app.emit(events.MissionStatus(s.status, s.waypoint_index, s.reason, self.entity))  # the HUD says it
 
 
 class AssistPlugin:
@@ -260,12 +300,13 @@ class AssistPlugin:
         modes = app.resource(FlightModes)
         for mode in ASSIST_MODES:
             modes.register(ModeSpec(mode, None, LAW_STABILISED, pilot=False))
-        self.assists = RunAssists(app, app.resource(PilotCommand), state)
+        self.assists = RunAssists(app, state)
+        app.on(events.DroneSpawned, self.assists.add_state)
         menu = app.resource(Menu)
         for entry, label, action in ((MenuId.TAKEOFF, "Take-off", self.assists.start_takeoff),
                                      (MenuId.LAND, "Land", self.assists.start_landing),
                                      (MenuId.MISSION, "Mission", self.assists.start_mission)):
-            menu.add(MenuEntry(entry, label, action, group="assists"))
+            menu.add(MenuEntry(entry, label, self.assists.acting(action), group="assists"))
         app.add_system(self.assists, Stage.ASSIST, after=ApplyManualSetpoints)
         app.on(events.ModeChanged, self.assists.on_mode_changed)
         app.on(events.Reset, self.assists.on_reset)

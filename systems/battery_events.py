@@ -4,40 +4,50 @@ from __future__ import annotations
 
 import esper
 
-from components.flight import Battery, Controller, Rotors
+from components.flight import Battery, Controller
+from components.layout import CAPACITY, DEPLETED, ENERGY, MOTOR_POWER
 from engine.app import App
 from engine.stages import Stage
 from components import events
+from systems.scene import Player
 
 LOW_FRACTION = 0.2
 
 
 class AnnounceBattery(esper.Processor):
+    """Per drone: the battery low (once), depleted (once), and arming edges."""
+
     def __init__(self, app: App) -> None:
         self.app = app
-        self.warned_low = False
-        self.was_depleted = False
-        self.was_armed = False
+        self._seen: dict[int, list[bool]] = {}  # per drone: warned low, was depleted, was armed
 
     def on_reset(self, event: events.Reset) -> None:
-        self.warned_low = self.was_depleted = self.was_armed = False
+        self._seen.pop(self.app.resource(Player).entity if event.entity is None else event.entity, None)
 
     def process(self, dt: float) -> None:
-        for _, (battery, rotors, ctrl) in esper.get_components(Battery, Rotors, Controller):
-            fraction = battery.energy_j / battery.capacity_j if battery.capacity_j else 0.0
-            if fraction < LOW_FRACTION and not self.warned_low:
-                self.warned_low = True
-                self.app.emit(events.BatteryLow(fraction))
-            if battery.depleted and not self.was_depleted:
-                self.was_depleted = True
-                self.app.emit(events.BatteryDepleted())
-                self.app.emit(events.Disarmed("battery_depleted"))
-            armed = ctrl.motor_power > 0.0 and not battery.depleted
-            if armed and not self.was_armed:
-                self.app.emit(events.Armed())
-            elif self.was_armed and not armed and not battery.depleted:
-                self.app.emit(events.Disarmed("motor_power_zero"))
-            self.was_armed = armed
+        seen = self._seen
+        emit = self.app.emit
+        for entity, (battery, ctrl) in esper.get_components(Battery, Controller):
+            flags = seen.get(entity)
+            if flags is None:
+                flags = seen[entity] = [False, False, False]
+            state = battery.state
+            depleted = state[DEPLETED] != 0.0
+            armed = ctrl.targets[MOTOR_POWER] > 0.0 and not depleted
+            capacity = state[CAPACITY]
+            fraction = state[ENERGY] / capacity if capacity else 0.0
+            if fraction < LOW_FRACTION and not flags[0]:
+                flags[0] = True
+                emit(events.BatteryLow(fraction, entity))
+            if depleted and not flags[1]:
+                flags[1] = True
+                emit(events.BatteryDepleted(entity))
+                emit(events.Disarmed("battery_depleted", entity))
+            if armed and not flags[2]:
+                emit(events.Armed(entity))
+            elif flags[2] and not armed and not depleted:
+                emit(events.Disarmed("motor_power_zero", entity))
+            flags[2] = armed
 
 
 class BatteryEventsPlugin:

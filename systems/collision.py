@@ -17,7 +17,7 @@ from engine.stages import Stage
 from components.layout import POSITION, PREVIOUS_POSITION, QUATERNION, VELOCITY
 from components import events
 from world.collision import ContactParams, ContactSolver, impact_damage
-from systems.scene import SceneConfig
+from systems.scene import Player, SceneConfig
 from world.level import ActiveLevel
 
 
@@ -27,11 +27,12 @@ class ResolveContacts(esper.Processor):
         self.active = active
         self.solver = ContactSolver(active.geometry, params)
         self._version = active.version
-        self._just_placed = True  # the first tick after a spawn: resting there is no touchdown
+        self._just_placed: set[int] = set()  # drones placed since the last tick: resting there is no touchdown
 
-    def on_reset(self, event: events.Reset) -> None:
-        """Restart put the drone back on its pad: do not announce that as a touchdown."""
-        self._just_placed = True
+    def on_placed(self, event: events.Reset | events.DroneSpawned) -> None:
+        """A drone was put down (spawned, or Restart put it back): do not announce that as a touchdown."""
+        entity = getattr(event, "entity", None)
+        self._just_placed.add(self.app.resource(Player).entity if entity is None else entity)
 
     def process(self, dt: float) -> None:
         active = self.active
@@ -46,7 +47,7 @@ class ResolveContacts(esper.Processor):
                 col.contact = col.resting = False
                 col.contact_id = col.support_id = col.support_height_m = col.height_above_ground_m = None
                 col.impact_speed_m_s = col.impact_damage = 0.0
-            self._just_placed = False
+            self._just_placed.clear()
             return
         for entity, (body, col) in esper.get_components(RigidBody, Collider):
             was_resting = col.resting
@@ -77,9 +78,9 @@ class ResolveContacts(esper.Processor):
                 damage = min(1.0, col.damage + impact_damage(speed, params))
                 col.impact_damage, col.damage = damage - col.damage, damage
                 self.app.emit(events.Impact(speed, solver.normal, col.damage, entity))
-            if solver.resting and not was_resting and not self._just_placed:
-                self.app.emit(events.Touchdown(support if support is not None else solver.bottom_z_m))
-        self._just_placed = False
+            if solver.resting and not was_resting and entity not in self._just_placed:
+                self.app.emit(events.Touchdown(support if support is not None else solver.bottom_z_m, entity))
+        self._just_placed.clear()
 
 
 class LevelPlugin:
@@ -92,4 +93,5 @@ class LevelPlugin:
         active = app.try_resource(ActiveLevel) or app.insert_resource(ActiveLevel.of(config.level))
         self.contacts = ResolveContacts(app, active)
         app.add_system(self.contacts, Stage.COLLISION)
-        app.on(events.Reset, self.contacts.on_reset)
+        app.on(events.Reset, self.contacts.on_placed)
+        app.on(events.DroneSpawned, self.contacts.on_placed)

@@ -1,4 +1,7 @@
-"""CONTROL stage: run the active control law and command the four motors.
+"""CONTROL stage: run each drone's control law and command its four motors.
+
+Every drone of a `FleetStore` block is flown in one compiled call (flight/fleet.py
+`control_block`); the law each flies is chosen from its mode once a frame (`choose_laws`).
 
 The mode picks the law: MANUAL STABILISED and the assists fly the stabilised
 velocity/altitude controller, Angle and Acro the laboratory models, a mod's mode the law it
@@ -13,12 +16,13 @@ from __future__ import annotations
 
 import esper
 
-from components.flight import Airframe, Battery, Controller, RigidBody, Rotors
-from components.layout import ARMED, DEPLETED, HOLD_LINE, LAW_STABILISED, MOTOR_POWER
+from components.fleet import FleetStore
+from components.flight import Controller
+from components.layout import HOLD_LINE, LAW, LAW_STABILISED
 from components.modes import Mode
 from engine.app import App
 from engine.stages import Stage
-from flight.control.tick import control_tick
+from flight.fleet import column_starts, control_block
 from systems.modes import FlightModes
 from world.weather import Weather
 
@@ -26,25 +30,44 @@ _MANUAL = Mode.MANUAL  # a module global: Python 3.11 takes ~0.1 µs to look an 
 
 
 class RunFlightController(esper.Processor):
-    def __init__(self, weather: Weather, modes: FlightModes) -> None:
+    """Every drone's control law, one compiled call per block of drones (flight/fleet.py)."""
+
+    def __init__(self, app: App, weather: Weather, modes: FlightModes) -> None:
+        self.app = app
         self.weather = weather
         self.specs = modes.specs  # mode → ModeSpec (its law), live
+        self._frame = -1
 
     def process(self, dt: float) -> None:
+        app = self.app
+        store = app.try_resource(FleetStore)
+        if store is None:
+            return
+        if app.frame_count != self._frame:  # modes change between ticks only: once a frame is enough
+            self._frame = app.frame_count
+            self.choose_laws()
+        if store is not self._store:
+            self._store, self._cols = store, column_starts(store.columns)
+        cols = self._cols
         density = self.weather.density_kg_m3
-        for _, (frame, body, rotors, battery, ctrl) in esper.get_components(Airframe, RigidBody, Rotors, Battery, Controller):
-            r = rotors.state
-            targets = ctrl.targets
-            r[ARMED] = 1.0 if targets[MOTOR_POWER] > 0.0 and battery.state[DEPLETED] == 0.0 else 0.0
-            mode = ctrl.mode
-            # a manual cruise keeps to the line it was given; assists steer on their own
-            targets[HOLD_LINE] = 1.0 if mode == _MANUAL else 0.0
-            spec = self.specs.get(mode)
-            law = LAW_STABILISED if spec is None else spec.law
-            vehicle = frame.vehicle
-            control_tick(law, ctrl.loops.state, vehicle.gains, vehicle.physics, body.state, r, targets,
-                         ctrl.lab, density, dt)
+        for b, block in enumerate(store.blocks):
+            rows = store.rows(b)
+            if rows.shape[0]:
+                control_block(block, rows, cols, density, dt)
 
+    _store: FleetStore | None = None
+    _cols = None  # where each table starts in a row (flight/fleet.py COL_*)
+
+    def choose_laws(self) -> None:
+        """Each drone's law from its mode, and whether it keeps to its line (a manual cruise;
+        assists steer on their own)."""
+        specs = self.specs
+        for _, ctrl in esper.get_component(Controller):
+            targets = ctrl.targets
+            mode = ctrl.mode
+            spec = specs.get(mode)
+            targets[LAW] = LAW_STABILISED if spec is None else spec.law
+            targets[HOLD_LINE] = 1.0 if mode == _MANUAL else 0.0
 
 class ControlPlugin:
     """The control laws, every fixed tick."""
@@ -53,4 +76,4 @@ class ControlPlugin:
 
     def build(self, app: App) -> None:
         weather = app.try_resource(Weather) or app.insert_resource(Weather())
-        app.add_system(RunFlightController(weather, app.resource(FlightModes)), Stage.CONTROL)
+        app.add_system(RunFlightController(app, weather, app.resource(FlightModes)), Stage.CONTROL)

@@ -35,7 +35,7 @@ from engine.app import App
 from engine.stages import Stage
 from systems.collision import ResolveContacts
 from systems.menu import Menu, MenuEntry
-from systems.scene import SceneConfig, place_at_spawn
+from systems.scene import Player, SceneConfig, drone_components, place_at_spawn
 from world.course import CompiledCourse, find_course, gate_crossed, gate_missed, medal
 from world.level import ActiveLevel
 
@@ -142,7 +142,8 @@ class CourseRunner:
         state.time_s = -COUNTDOWN_S
 
     def on_reset(self, event: events.Reset) -> None:
-        self.state.clear()
+        if event.entity is None or event.entity == self.app.resource(Player).entity:
+            self.state.clear()  # the player's restart ends the run; another drone's does not
 
 
 def _on_pad(collider: Collider, pad_id: str) -> bool:
@@ -194,12 +195,11 @@ class RunCourse(esper.Processor):
             state.gate = min(state.gate, state.gates)
             state.splits = state.splits[:state.gate]
             state.level_version = active.version
-        for _, (body, collider) in esper.get_components(RigidBody, Collider):
-            p1 = (float(body.position[0]), float(body.position[1]), float(body.position[2]))
-            p0 = state.last_position if state.last_position is not None else p1
-            state.last_position = p1
-            self._tick(p0, p1, collider, dt)
-            break  # one drone
+        body, collider = drone_components(self.app, RigidBody, Collider)  # a course is the player's
+        p1 = (float(body.position[0]), float(body.position[1]), float(body.position[2]))
+        p0 = state.last_position if state.last_position is not None else p1
+        state.last_position = p1
+        self._tick(p0, p1, collider, dt)
 
     def _tick(self, p0, p1, collider: Collider, dt: float) -> None:
         state, course = self.state, self.state.course

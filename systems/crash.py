@@ -28,10 +28,10 @@ from engine.stages import Stage
 from flight.damage import crash_reason, damaged_health, impact_shares
 from systems.assists import ASSIST_MODES, AssistState, RunAssists
 from systems.manual import ApplyManualSetpoints
-from systems.scene import Drone
+from systems.scene import Player
 
 
-def _stop(app: App, ctrl: Controller, rotors: Rotors) -> None:
+def _stop(app: App, entity: int, ctrl: Controller, rotors: Rotors) -> None:
     """Motors off now: MotorPower 0, no collective, disarmed, no assist flying."""
     ctrl.motor_power = 0.0
     ctrl.collective = 0.0
@@ -39,10 +39,10 @@ def _stop(app: App, ctrl: Controller, rotors: Rotors) -> None:
     rotors.setpoint_rad_s[:] = 0.0
     if ctrl.mode in ASSIST_MODES:
         old, ctrl.mode = ctrl.mode, Mode.MANUAL
-        assists = app.try_resource(AssistState)
+        assists = esper.try_component(entity, AssistState)
         if assists is not None:
             assists.clear()
-        app.emit(events.ModeChanged(old, Mode.MANUAL))
+        app.emit(events.ModeChanged(old, Mode.MANUAL, entity))
 
 
 class EndCrashedFlights:
@@ -54,11 +54,15 @@ class EndCrashedFlights:
         self.crashed: set[int] = set()  # the entities crashed since the last Restart
 
     def on_reset(self, event: events.Reset) -> None:
-        self.crashed.clear()  # Restart repairs (systems.scene.place_at_spawn clears Collider.crashed)
+        # Restart repairs (systems.scene.place_at_spawn clears Collider.crashed)
+        self.crashed.discard(self.app.resource(Player).entity if event.entity is None else event.entity)
+
+    def on_removed(self, event: events.DroneRemoved) -> None:
+        self.crashed.discard(event.entity)
 
     def on_impact(self, event: events.Impact) -> None:
         app = self.app
-        entity = app.resource(Drone).entity if event.entity is None else event.entity
+        entity = app.resource(Player).entity if event.entity is None else event.entity
         frame, body, rotors, ctrl, col = (esper.component_for_entity(entity, kind)
                                           for kind in (Airframe, RigidBody, Rotors, Controller, Collider))
         if col.crashed:
@@ -71,8 +75,8 @@ class EndCrashedFlights:
         if reason:
             col.crashed = True
             self.crashed.add(entity)
-            _stop(app, ctrl, rotors)
-            app.emit(events.Crashed(reason, event.speed_m_s, col.damage))
+            _stop(app, entity, ctrl, rotors)
+            app.emit(events.Crashed(reason, event.speed_m_s, col.damage, entity))
 
 
 class KeepCrashedMotorsOff(esper.Processor):
@@ -86,9 +90,10 @@ class KeepCrashedMotorsOff(esper.Processor):
     def process(self, dt: float) -> None:
         if not self.crashed:
             return
-        for _, (rotors, ctrl, col) in esper.get_components(Rotors, Controller, Collider):
-            if col.crashed and (ctrl.motor_power > 0.0 or ctrl.collective > 0.0 or ctrl.mode in ASSIST_MODES):
-                _stop(self.app, ctrl, rotors)
+        for entity in sorted(self.crashed):
+            rotors, ctrl = esper.component_for_entity(entity, Rotors), esper.component_for_entity(entity, Controller)
+            if ctrl.motor_power > 0.0 or ctrl.collective > 0.0 or ctrl.mode in ASSIST_MODES:
+                _stop(self.app, entity, ctrl, rotors)
 
 
 class CrashPlugin:
@@ -101,4 +106,5 @@ class CrashPlugin:
         self.rule = EndCrashedFlights(app)
         app.on(events.Impact, self.rule.on_impact)
         app.on(events.Reset, self.rule.on_reset)
+        app.on(events.DroneRemoved, self.rule.on_removed)
         app.add_system(KeepCrashedMotorsOff(app, self.rule.crashed), Stage.ASSIST, after=(ApplyManualSetpoints, RunAssists))

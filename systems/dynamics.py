@@ -12,39 +12,57 @@ from __future__ import annotations
 import esper
 import numpy as np
 
-from components.flight import Airframe, Battery, ExternalWrench, RigidBody, Rotors
+from components.fleet import FleetStore
+from components.flight import ExternalWrench
+from components.world import FleetRow
 from engine.app import App
 from engine.stages import Stage
-from flight.dynamics import step_dynamics, step_dynamics_with_wrench
+from flight.fleet import HAS_WRENCH, column_starts, dynamics_block
 from world.weather import Weather
 
 
 class IntegrateDynamics(esper.Processor):
-    def __init__(self, weather: Weather) -> None:
+    """Every drone's sub-step, one compiled call per block of drones (flight/fleet.py)."""
+
+    def __init__(self, app: App, weather: Weather) -> None:
+        self.app = app
         self.weather = weather
         self._wind = np.zeros(3)
-        self._query: list | None = None  # esper's cached result the plan below was made from
-        self._plan: list = []  # per entity: its Airframe, then the state arrays (the wrench's or None)
+        self._store: FleetStore | None = None
+        self._cols = None
+        self._query: list | None = None  # esper's cached (entity, ExternalWrench) list the plan was made from
+        self._wrenches: list = []  # (the wrench's own array, the drone's wrench columns)
 
     def process(self, dt: float) -> None:
-        density = self.weather.density_kg_m3
+        store = self.app.try_resource(FleetStore)
+        if store is None:
+            return
+        if store is not self._store:
+            self._store, self._cols = store, column_starts(store.columns)
+        query = esper.get_component(ExternalWrench)
+        if query is not self._query:  # a new list: esper rebuilt it, a component came or went
+            self._plan_wrenches(store, query)
+        for own, columns in self._wrenches:  # a mod writes its wrench's array: the kernel reads the row
+            columns[:] = own
         wind = self._wind
         wind[:] = self.weather.wind_now_m_s
-        query = esper.get_components(Airframe, RigidBody, Rotors, Battery)
-        if query is not self._query:  # a new list: esper rebuilt it, a component came or went
-            self._query = query
-            self._plan = [(frame, body.state, rotors.state, battery.state,
-                           _state_of(esper.try_component(entity, ExternalWrench)))
-                          for entity, (frame, body, rotors, battery) in query]
-        for frame, body, rotors, battery, wrench in self._plan:  # a component's array is its for life
-            if wrench is None:
-                step_dynamics(body, rotors, battery, frame.vehicle.physics, density, wind, dt)
-            else:
-                step_dynamics_with_wrench(body, rotors, battery, frame.vehicle.physics, density, wind, dt, wrench)
+        density = self.weather.density_kg_m3
+        cols = self._cols
+        for b, block in enumerate(store.blocks):
+            rows = store.rows(b)
+            if rows.shape[0]:
+                dynamics_block(block, rows, cols, density, wind, dt)
 
-
-def _state_of(component):
-    return None if component is None else component.state
+    def _plan_wrenches(self, store: FleetStore, query: list) -> None:
+        self._query = query
+        with_wrench = {entity: wrench for entity, wrench in query}
+        self._wrenches = []
+        for entity, where in esper.get_component(FleetRow):
+            flags = store.view(where.block, where.row, "flags")
+            wrench = with_wrench.get(entity)
+            flags[HAS_WRENCH] = 0.0 if wrench is None else 1.0
+            if wrench is not None:
+                self._wrenches.append((wrench.state, store.view(where.block, where.row, "wrench")))
 
 
 class DynamicsPlugin:
@@ -54,4 +72,4 @@ class DynamicsPlugin:
 
     def build(self, app: App) -> None:
         weather = app.try_resource(Weather) or app.insert_resource(Weather())
-        app.add_system(IntegrateDynamics(weather), Stage.DYNAMICS)
+        app.add_system(IntegrateDynamics(app, weather), Stage.DYNAMICS)

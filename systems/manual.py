@@ -23,12 +23,10 @@ _LAB_MODES = (Mode.ANGLE, Mode.ACRO)
 
 
 class ApplyManualSetpoints(esper.Processor):
-    def __init__(self, command: PilotCommand) -> None:
-        self.command = command
+    """Each drone flown by its own command (`PilotCommand`, read from its pad)."""
 
     def process(self, dt: float) -> None:
-        cmd = self.command
-        for _, (ctrl, body) in esper.get_components(Controller, RigidBody):
+        for _, (ctrl, body, cmd) in esper.get_components(Controller, RigidBody, PilotCommand):
             mode = ctrl.mode
             if mode == _MANUAL:
                 ctrl.loops.manual.update(ctrl, body, cmd, dt)
@@ -48,4 +46,4 @@ class ManualFlightPlugin:
     name = "manual-flight"
 
     def build(self, app: App) -> None:
-        app.add_system(ApplyManualSetpoints(app.resource(PilotCommand)), Stage.ASSIST)
+        app.add_system(ApplyManualSetpoints(), Stage.ASSIST)

@@ -28,6 +28,7 @@ from components.pilot import PilotCommand
 from engine.app import App
 from engine.stages import Stage
 from systems.pilot_input import ReadPilotInput
+from systems.scene import Player
 
 
 class MenuId(enum.StrEnum):
@@ -168,11 +169,18 @@ class Menu:
         raise ValueError(f"unknown menu entry {entry_id!r}: expected one of {', '.join(self.ids())}")
 
 
-def select(app: App, entry_id: str) -> None:
+def select(app: App, entry_id: str, entity: int | None = None) -> None:
     """What choosing `entry_id` does (from the menu, the BACK button or `Simulation.select`):
-    its action, then `MenuSelected`. An unknown id raises ValueError."""
+    its action, then `MenuSelected`. An unknown id raises ValueError. `entity`: the drone it
+    acts on (default: the player's) — while the action runs, `Player` names that drone, so
+    every entry (a mod's too) acts on it."""
     entry = app.resource(Menu).entry(entry_id)
-    entry.action()
+    player = app.resource(Player)
+    acting, player.entity = player.entity, player.entity if entity is None else entity
+    try:
+        entry.action()
+    finally:
+        player.entity = acting
     app.emit(events.MenuSelected(entry.id))
 
 

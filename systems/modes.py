@@ -30,7 +30,7 @@ from components.modes import Mode
 from engine.app import App
 from components.layout import LAW_ACRO, LAW_ANGLE, LAW_STABILISED
 from systems.menu import Menu, MenuEntry
-from systems.scene import Drone
+from systems.scene import Player
 
 LABORATORY_LAWS = (LAW_ANGLE, LAW_ACRO)  # the sticks fly the laws directly: PROPULSION is collective
 
@@ -72,13 +72,13 @@ class FlightModes:
     def pilot_modes(self) -> list[str]:
         return [name for name, spec in self.specs.items() if spec.pilot]
 
-    def set_mode(self, mode: str) -> None:
-        """Switch the player's drone to a pilot mode; anything else raises ValueError."""
+    def set_mode(self, mode: str, entity: int | None = None) -> None:
+        """Switch a drone (default: the player's) to a pilot mode; anything else raises ValueError."""
         if mode not in self.pilot_modes():
             raise ValueError(f"unknown mode {mode!r}: expected one of {', '.join(self.pilot_modes())}")
         app = self.app
         app.activate()
-        entity = app.resource(Drone).entity
+        entity = app.resource(Player).entity if entity is None else entity
         ctrl = esper.component_for_entity(entity, Controller)
         body = esper.component_for_entity(entity, RigidBody)
         old = ctrl.mode
@@ -90,7 +90,7 @@ class FlightModes:
             ctrl.collective = ctrl.motor_power
         ctrl.mode = mode
         if old != mode:
-            app.emit(events.ModeChanged(old, mode))
+            app.emit(events.ModeChanged(old, mode, entity))
 
 
 class FlightModesPlugin:

@@ -1,4 +1,4 @@
-"""INPUT stage: read the virtual pad into this frame's PilotCommand.
+"""INPUT stage: read each drone's virtual pad into its PilotCommand for this frame.
 
 Sticks get a radial dead zone (rescaled so full deflection stays 1). Button presses since
 the last frame become `pressed`. After the menu closes, every control still deflected or
@@ -29,14 +29,17 @@ def radial_dead_zone(x: float, y: float, dead_zone: float) -> tuple[float, float
 
 
 class ReadPilotInput(esper.Processor):
+    """Each drone's pad into its command. The player's pad is also the one the menu reads:
+    after the menu closes, its deflected controls are suppressed until neutral."""
+
     def __init__(self, pad: Pad, command: PilotCommand, dead_zone: float) -> None:
-        self.pad = pad
+        self.pad = pad  # the player's
         self.command = command
         self.dead_zone = dead_zone
         self.suppressed: set[str] = set()
 
     def suppress_active_controls(self) -> None:
-        """Ignore every control that is not neutral now until it returns to neutral."""
+        """Ignore every control of the player's pad that is not neutral now until it returns to neutral."""
         pad = self.pad
         self.suppressed = set(pad.held)
         if pad.left != (0.0, 0.0):
@@ -50,11 +53,20 @@ class ReadPilotInput(esper.Processor):
         pad.presses.clear()
 
     def process(self, dt: float) -> None:
-        pad = self.pad
+        for _, (pad, cmd) in esper.get_components(Pad, PilotCommand):
+            if pad is self.pad:
+                self._read(pad, cmd, self.suppressed)
+            elif pad.held or pad.presses or pad.left != _CENTRED or pad.right != _CENTRED or pad.lt or pad.rt:
+                self._read(pad, cmd, _NONE)
+            elif cmd.held or cmd.pressed or cmd.left != _CENTRED or cmd.right != _CENTRED or cmd.lt or cmd.rt:
+                cmd.left = cmd.right = _CENTRED  # a pad left alone: its command goes neutral once
+                cmd.lt = cmd.rt = 0.0
+                cmd.held, cmd.pressed = frozenset(), ()
+
+    def _read(self, pad: Pad, cmd: PilotCommand, sup: set[str]) -> None:
         left = radial_dead_zone(*pad.left, self.dead_zone)
         right = radial_dead_zone(*pad.right, self.dead_zone)
         lt, rt = pad.lt, pad.rt
-        sup = self.suppressed
         if sup:
             for name, active in (("left", left != (0.0, 0.0)), ("right", right != (0.0, 0.0)), ("lt", lt > 0.0), ("rt", rt > 0.0)):
                 if name in sup and not active:
@@ -68,7 +80,6 @@ class ReadPilotInput(esper.Processor):
                 lt = 0.0
             if "rt" in sup:
                 rt = 0.0
-        cmd = self.command
         cmd.left = left
         cmd.right = right
         cmd.lt = lt
@@ -78,8 +89,13 @@ class ReadPilotInput(esper.Processor):
         pad.presses.clear()
 
 
+_CENTRED = (0.0, 0.0)
+_NONE: set[str] = set()  # no suppression (only the player's pad is ever suppressed); never written
+
+
 class PilotInputPlugin:
-    """The virtual pad (a resource every input device writes) and this frame's command."""
+    """The player's virtual pad (a resource every input device writes) and this frame's command
+    (a resource too; both are the player's drone's `Pad` and `PilotCommand` components)."""
 
     name = "pilot-input"
 

@@ -8,11 +8,13 @@ and the virtual pad to neutral. Only Restart repairs the drone.
 
 from __future__ import annotations
 
+import esper
+
 from components import events
 from components.pilot import Pad
 from engine.app import App
 from systems.menu import Menu, MenuEntry, MenuId
-from systems.scene import place_at_spawn
+from systems.scene import Player, place_at_spawn
 
 
 class Restart:
@@ -22,13 +24,13 @@ class Restart:
         self.app = app
 
     def request(self) -> None:
-        self.app.emit(events.Reset())
+        self.app.emit(events.Reset(self.app.resource(Player).entity))
 
     def on_reset(self, event: events.Reset) -> None:
-        place_at_spawn(self.app)
-        pad = self.app.try_resource(Pad)
-        if pad is not None:
-            pad.neutral()
+        entity = self.app.resource(Player).entity if event.entity is None else event.entity
+        place_at_spawn(self.app, entity=entity)
+        self.app.activate()
+        esper.component_for_entity(entity, Pad).neutral()
 
 
 class RestartPlugin:

@@ -24,6 +24,7 @@ from engine.app import App
 from engine.stages import Stage
 from flight import quat
 from systems.assists import AssistState
+from systems.scene import drone_components
 from world.level import ActiveLevel, Level
 from world.level import TutorialStep as StepData
 from world.tutorial import Condition, TutorialProgress, parse_condition
@@ -123,15 +124,14 @@ class RunTutorial(esper.Processor):
             return
         pads = frozenset(p.id for p in active.level.pads) if active.level is not None else frozenset()
         assists = self.app.try_resource(AssistState)
-        for _, (body, rotors, battery, ctrl, collider) in esper.get_components(
-                RigidBody, Rotors, Battery, Controller, Collider):
-            values = tutorial_values(body, rotors, battery, ctrl, collider, assists, pads, self.app.clock.time_s)
-            for done in state.progress.advance(state.conditions, [s.hold_s for s in state.steps], values, dt):
-                state.completed.append(done)
-                if state.finished:
-                    state.finished_at_s = self.app.clock.time_s
-                self.app.emit(events.TutorialStep(done, state.count, state.finished))
-            break  # one drone
+        # the player's drone: the tutorial teaches the pilot
+        body, rotors, battery, ctrl, collider = drone_components(self.app, RigidBody, Rotors, Battery, Controller, Collider)
+        values = tutorial_values(body, rotors, battery, ctrl, collider, assists, pads, self.app.clock.time_s)
+        for done in state.progress.advance(state.conditions, [s.hold_s for s in state.steps], values, dt):
+            state.completed.append(done)
+            if state.finished:
+                state.finished_at_s = self.app.clock.time_s
+            self.app.emit(events.TutorialStep(done, state.count, state.finished))
 
 
 class TutorialPlugin:

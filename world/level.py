@@ -380,6 +380,12 @@ class Level(_Data):
         pad = self.spawn
         return (pad.position[0], pad.position[1], pad.top_m + 0.5 * envelope_height_m)
 
+    def spawn_points(self, envelope_height_m: float) -> list[tuple[tuple[float, float, float], float]]:
+        """Where drones may start, in order — (centre of mass resting on the pad, yaw in degrees):
+        the spawn pad first (the player's), then every other pad whose role is "start"."""
+        pads = [self.spawn] + [p for p in self.pads if p.role == "start" and p.id != self.spawn_pad]
+        return [((p.position[0], p.position[1], p.top_m + 0.5 * envelope_height_m), self.spawn_yaw_deg) for p in pads]
+
     def route(self) -> list[tuple[float, float, float]]:
         """The mission route in world metres: each waypoint at the transit altitude, then the
         point above the arrival pad at the transit altitude (the descent follows)."""

@@ -14,9 +14,11 @@ from flight.vehicle import Vehicle
 
 
 class FlightLoops:
-    def __init__(self, vehicle: Vehicle) -> None:
+    def __init__(self, vehicle: Vehicle, state=None) -> None:
+        """`state`: the array to keep the loop state in (a view into the drone's FleetStore row),
+        or None for one of its own."""
         self.vehicle = vehicle
-        self.state = LOOP_STATE.fresh()
+        self.state = LOOP_STATE.fresh() if state is None else state
         self.manual = ManualFlight(vehicle)
         self.reset((0.0, 0.0, 0.0, 1.0))
 

@@ -33,7 +33,7 @@ from engine.stages import Stage
 from flight.vehicle import RPM_TO_RAD_S
 from components import events
 from game.audio import synth
-from systems.scene import Drone
+from systems.scene import Player
 
 log = logging.getLogger("donify.audio")
 
@@ -150,7 +150,7 @@ class PlayAudio(esper.Processor):
     def process(self, dt: float) -> None:
         if not self.enabled:
             return
-        drone = self.app.try_resource(Drone)
+        drone = self.app.try_resource(Player)
         if drone is None or not esper.entity_exists(drone.entity):
             return
         rotors = esper.try_component(drone.entity, Rotors)

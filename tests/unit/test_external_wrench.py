@@ -184,7 +184,7 @@ def test_a_mod_that_writes_nan_into_the_wrench_is_disabled_and_the_drone_stays_f
     from components.flight import ExternalWrench
     from engine.stages import Stage
     from game.simulation import Simulation
-    from systems.scene import Drone
+    from systems.scene import Player
 
     class PushNaN(esper.Processor):
         def __init__(self, app):
@@ -193,7 +193,7 @@ def test_a_mod_that_writes_nan_into_the_wrench_is_disabled_and_the_drone_stays_f
 
         def process(self, dt):
             self.ticks += 1
-            entity = self.app.resource(Drone).entity
+            entity = self.app.resource(Player).entity
             if self.ticks == 1:
                 esper.add_component(entity, ExternalWrench(force_n=(0.0, 0.0, 0.1)))
             elif self.ticks == 10:
