@@ -47,6 +47,7 @@ from systems.course import CourseState
 from systems.menu import select
 from systems.modes import FlightModes
 from systems.scene import Player, SceneConfig, drone_components, remove_drone, spawn_drone
+from systems.scene import drones as drone_entities
 from world.level import Level
 from world.level_file import load_level
 from world.weather import check_weather
@@ -122,7 +123,8 @@ class Simulation:
         app.insert_resource(weather)
         self.pad = app.insert_resource(Pad())
         app.add_plugins(default_plugins())
-        self.drones: list[Drone] = [Drone(self, spawn_drone(app, self.config))]
+        self._handles: dict[int, Drone] = {}  # entity → its handle, made on first sight
+        spawn_drone(app, self.config)
         self.best_times = None if best_times is None else BestTimes(best_times)
         self._best_keeper = None if self.best_times is None else keep_best_times(app, self.best_times)
         self.mod_problems = build_mods(app, list(plugins), strict=strict_mods)
@@ -182,9 +184,7 @@ class Simulation:
             vehicle = self.vehicle
         elif not isinstance(vehicle, Vehicle):
             vehicle = load_vehicle(vehicle)
-        drone = Drone(self, spawn_drone(self.app, self.config, position, math.radians(yaw_deg), vehicle))
-        self.drones.append(drone)
-        return drone
+        return self._handle(spawn_drone(self.app, self.config, position, math.radians(yaw_deg), vehicle))
 
     def remove_drone(self, drone: "Drone") -> None:
         """Take a drone out of the world (any but the player's)."""
@@ -193,8 +193,20 @@ class Simulation:
         if drone is self.drones[0]:
             raise ValueError("remove_drone(): the player's drone (sim.drones[0]) stays")
         remove_drone(self.app, drone.entity)
-        self.drones.remove(drone)
+        del self._handles[drone.entity]
         drone._removed = True
+
+    @property
+    def drones(self) -> list["Drone"]:
+        """Every drone in the world, in creation order: the player's first, then those added
+        (`add_drone`) and those the level brought (its traffic)."""
+        return [self._handle(entity) for entity in drone_entities(self.app)]
+
+    def _handle(self, entity: int) -> "Drone":
+        handle = self._handles.get(entity)
+        if handle is None:
+            handle = self._handles[entity] = Drone(self, entity)
+        return handle
 
     def _free_spawn(self) -> tuple[float, float, float]:
         """The level's first spawn point no drone rests near (within half a metre)."""
@@ -269,7 +281,7 @@ class Simulation:
     # -- reading ---------------------------------------------------------------------------
     def telemetry(self) -> Telemetry:
         """The player's drone's record (`sim.drones[0].telemetry()`)."""
-        return drone_telemetry(self.app, self.drones[0].entity)
+        return drone_telemetry(self.app, self.app.resource(Player).entity)
 
     def components(self, *kinds):
         """The player's drone's components (RigidBody, Rotors, …) for tests and tools."""
@@ -286,6 +298,9 @@ class Drone:
         self._removed = False
         self.pad: Pad = drone_components(sim.app, Pad, entity=entity)[0]
 
+    def _is_player(self) -> bool:
+        return self.entity == self._alive().resource(Player).entity
+
     def _alive(self) -> App:
         if self._removed:
             raise ValueError(f"drone {self.entity} was removed from the simulation")
@@ -296,18 +311,18 @@ class Drone:
 
     def select(self, name: str) -> None:
         """What choosing `name` in the menu does, for this drone (an unknown name raises ValueError)."""
-        if self is self._sim.drones[0]:
+        if self._is_player():
             return self._sim.select(name)
         select(self._alive(), name, self.entity)
 
     def set_mode(self, mode: str) -> None:
-        if self is self._sim.drones[0]:
+        if self._is_player():
             return self._sim.set_mode(mode)
         self._alive().resource(FlightModes).set_mode(mode, self.entity)
 
     def reset(self) -> None:
         """This drone back where it was put (its spawn), full pack, repaired, trail cleared."""
-        if self is self._sim.drones[0]:
+        if self._is_player():
             return self._sim.reset()
         self._alive().emit(events.Reset(self.entity))
 
