@@ -70,8 +70,10 @@ def _parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", help="print the performance figures")
     bench.add_argument("--runs", type=int, default=5, help="runs per figure; the median is reported (default 5)")
-    bench.add_argument("--seconds", type=float, default=60.0, help="simulated seconds per run (default 60)")
+    bench.add_argument("--seconds", type=float, default=None, help="simulated seconds per run (default 60; 10 with --drones)")
     bench.add_argument("--render", action="store_true", help="also measure frame times of the window (headless EGL)")
+    bench.add_argument("--drones", metavar="N,N,…", help="instead: many drones, e.g. 1,10,100 — µs per drone-tick and "
+                       "× realtime in the lab world and the street (default 10 s per run)")
 
     shot = sub.add_parser("screenshot", help="fly a short flight and save a picture of the game (works headless)")
     shot.add_argument("-o", "--output", default="donify-screenshot.png", metavar="OUT.png",
@@ -193,9 +195,13 @@ def _main(argv: list[str] | None) -> int:
                                   hud=args.hud)
         if args.command == "bench":
             from game.bench import run_bench
-            if args.runs < 1 or not args.seconds > 0:
+            seconds = args.seconds if args.seconds is not None else 60.0 if args.drones is None else 10.0
+            if args.runs < 1 or not seconds > 0:
                 raise UsageError("bench: expected --runs ≥ 1 and --seconds > 0")
-            return run_bench(runs=args.runs, seconds=args.seconds, render=args.render)
+            if args.drones is not None:
+                from game.fleet_bench import run_fleet_bench  # noqa: PLC0415
+                return run_fleet_bench(_drone_counts(args.drones), runs=args.runs, seconds=seconds)
+            return run_bench(runs=args.runs, seconds=seconds, render=args.render)
     except UsageError as exc:
         print(f"donify: {exc}", file=sys.stderr)
         return 2
@@ -251,6 +257,17 @@ def _play(level: str | None, demo: bool, mod_dirs: list[str] | None = None, stri
         print(f"donify: cannot open the display ({exc}): running the headless demo flight instead of the window")
         return _demo(level, plugins, strict_mods)
     return play(level, plugins=plugins, strict_mods=strict_mods, title=title, replay=replay, ghost=ghost)
+
+
+def _drone_counts(text: str) -> list[int]:
+    """--drones 1,10,100: whole numbers from 1 to 1000, else UsageError."""
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or not all(1 <= n <= 1000 for n in counts):
+        raise UsageError(f"bench: --drones: expected drone counts from 1 to 1000 separated by commas, got {text!r}")
+    return counts
 
 
 def _check_levels(files: list[str]) -> int:
