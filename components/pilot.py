@@ -115,6 +115,7 @@ class PilotCommand:
     rt: float = 0.0
     held: frozenset = frozenset()
     pressed: tuple[str, ...] = ()  # buttons pressed this frame
+    raw: tuple = ()  # the pad's (left, right, lt, rt) as last read, before the dead zones
 
     def climb(self) -> float:
         """+1 climbing (Y), −1 descending (A), 0 both or neither."""

@@ -270,6 +270,7 @@ class RunMenu(esper.Processor):
         cmd.lt = cmd.rt = 0.0
         cmd.held = frozenset()
         cmd.pressed = ()
+        cmd.raw = ()  # what the pad holds must be read again once the menu lets it through
 
 
 class MenuPlugin:

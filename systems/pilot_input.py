@@ -54,14 +54,11 @@ class ReadPilotInput(esper.Processor):
 
     def process(self, dt: float) -> None:
         for _, (pad, cmd) in esper.get_components(Pad, PilotCommand):
-            if pad is self.pad:
-                self._read(pad, cmd, self.suppressed)
-            elif pad.held or pad.presses or pad.left != _CENTRED or pad.right != _CENTRED or pad.lt or pad.rt:
-                self._read(pad, cmd, _NONE)
-            elif cmd.held or cmd.pressed or cmd.left != _CENTRED or cmd.right != _CENTRED or cmd.lt or cmd.rt:
-                cmd.left = cmd.right = _CENTRED  # a pad left alone: its command goes neutral once
-                cmd.lt = cmd.rt = 0.0
-                cmd.held, cmd.pressed = frozenset(), ()
+            sup = self.suppressed if pad is self.pad else _NONE
+            if sup or pad.presses or (pad.left, pad.right, pad.lt, pad.rt) != cmd.raw or pad.held != cmd.held:
+                self._read(pad, cmd, sup)
+            elif cmd.pressed:  # the same pad as last frame: only last frame's presses are over
+                cmd.pressed = ()
 
     def _read(self, pad: Pad, cmd: PilotCommand, sup: set[str]) -> None:
         left = radial_dead_zone(*pad.left, self.dead_zone)
@@ -86,10 +83,10 @@ class ReadPilotInput(esper.Processor):
         cmd.rt = rt
         cmd.held = frozenset(b for b in pad.held if b not in sup)
         cmd.pressed = tuple(pad.presses)
+        cmd.raw = (pad.left, pad.right, pad.lt, pad.rt) if not sup else ()  # suppressed: read again next frame
         pad.presses.clear()
 
 
-_CENTRED = (0.0, 0.0)
 _NONE: set[str] = set()  # no suppression (only the player's pad is ever suppressed); never written
 
 
