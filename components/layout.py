@@ -451,6 +451,29 @@ LOOP_STATE = Table("loop_state", "FlightLoops.state", unit_suffix=False, rows=(
     Row("yaw_brake", 1, "rad/s^2", "the deceleration the yaw stop plans with"),
 ))
 
+# ---- Collider.results: what the contacts found for a drone this tick (world/collision.py) -------
+CONTACTS = Table("contacts", "Collider.results", unit_suffix=False, rows=(
+    Row("contact", 1, "flag", "touching something of the level after the tick", view=False),
+    Row("normal", 3, "1", "world: of the most upward contact (the support if resting); (0, 0, 1) without contact",
+        initial=(0.0, 0.0, 1.0), view=False),
+    Row("impact_speed", 1, "m/s", "the fastest normal approach met this tick (0: none)", view=False),
+    Row("resting", 1, "flag", "pressed on (or sitting on) an upward surface without bouncing", view=False),
+    Row("support_z", 1, "m", "world: the top of the surface under the envelope; nan over nothing",
+        initial=(math.nan,), view=False),
+    Row("support", 1, "1", "the solid under the drone: its number in the level's solids, GROUND (-1) or "
+        "NOTHING (-2)", initial=(-2.0,), view=False),
+    Row("contact_solid", 1, "1", "the solid touched (the most upward): its number, GROUND or NOTHING",
+        initial=(-2.0,), view=False),
+    Row("bottom_z", 1, "m", "world: the envelope's lowest point", view=False),
+    Row("events", 1, "1", "bit flags: 1 a level impact, 2 resting began, 4 a drone-drone impact (this tick)",
+        view=False),
+    Row("drone_impact_speed", 1, "m/s", "the fastest normal approach of another drone this tick", view=False),
+    Row("other_row", 1, "1", "the FleetStore row of the drone met (touching, at any speed); -1: none",
+        initial=(-1.0,), view=False),
+    Row("drone_normal", 3, "1", "unit, world: out of that drone's envelope towards this one; 0 without one",
+        view=False),
+))
+
 # ---- Controller.targets: the pilot's (or an assist's) setpoints -------------------------------
 TARGETS = Table("targets", "Controller.targets", unit_suffix=False, rows=(
     Row("motor_power", 1, "1", "MotorPower in [0, 1]: the persistent propulsion / cruise setting; "
@@ -474,7 +497,7 @@ LAB = Table("lab", "Controller.lab", unit_suffix=False, rows=(
     Row("lab_yaw_stick", 1, "1", "yaw stick in [-1, 1], right = clockwise"),
 ))
 
-TABLES: tuple[Table, ...] = (BODY, ROTORS, BATTERY, WRENCH, PHYSICS, GAINS, LOOP_STATE, TARGETS, LAB)
+TABLES: tuple[Table, ...] = (BODY, ROTORS, BATTERY, WRENCH, PHYSICS, GAINS, LOOP_STATE, TARGETS, LAB, CONTACTS)
 VEHICLE_TABLES: tuple[Table, ...] = (PHYSICS, GAINS)
 
 # ---- which controller flies (the control tick's `law` argument) -------------------------------

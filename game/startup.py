@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from flight.jit import DISPATCHERS
 from game.simulation import Simulation
+from world.collision import warm_up_contacts
 
 WARM_UP_MODES = ("manual", "angle", "acro")
 WARM_UP_FRAMES = 6  # frames of 1/60 s in each mode
@@ -36,7 +37,9 @@ def needs_compiling() -> bool:
 
 
 def warm_up() -> None:
-    """Call the flight code once in each flight mode (compiling what the cache lacks)."""
+    """Call the flight code once in each flight mode (compiling what the cache lacks), and the
+    contacts (the empty world has none to resolve)."""
+    warm_up_contacts()
     with Simulation(level=None, position=(0.0, 0.0, 10.0)) as sim:
         sim.pad.rt = 1.0
         for mode in WARM_UP_MODES:

@@ -1,22 +1,33 @@
-"""COLLISION stage: the drone's envelope against the level (`world.collision`), per tick.
+"""COLLISION stage: every drone's envelope against the level and against the other drones.
 
-A thin adapter: it hands each drone's tick segment to the pure `ContactSolver`, writes what
-it found into the `Collider` (contact, normals, support, height above ground, this tick's
-impact, damage) and emits IMPACT on impacts and TOUCHDOWN when resting contact begins. Contacts are resolved
-here, after the dynamics sub-step — never by an altitude floor inside the dynamics.
+A thin adapter around the compiled contacts (world/collision.py): once per tick, for each block
+of drones (components/fleet.py), `resolve_level_contacts` meets each drone's tick segment with
+the level's solids (ground, swept boxes and cylinders, support sensing, settling) and
+`resolve_drone_contacts` meets the drones with each other; both write each drone's results
+into its row (the `Collider.results` view: contact, normal, support, resting…), correct
+position and velocity in place, and say how many drones had an event. Only those are looked at
+in Python: an impact adds damage and emits IMPACT (against the level or another drone), a
+resting contact that begins emits TOUCHDOWN. Contacts are resolved here, after the dynamics
+sub-step — never by an altitude floor inside the dynamics.
 """
 
 from __future__ import annotations
 
 import esper
+import numpy as np
 
-from components.flight import RigidBody
-from components.world import Collider
+from components import events
+from components.fleet import FleetStore
+from components.layout import (
+    DRONE_IMPACT_SPEED, DRONE_NORMAL, EVENTS, IMPACT_SPEED, MASS, NORMAL, SUPPORT_Z, BOTTOM_Z,
+)
+from components.world import Collider, FleetRow
 from engine.app import App
 from engine.stages import Stage
-from components.layout import POSITION, PREVIOUS_POSITION, QUATERNION, VELOCITY
-from components import events
-from world.collision import ContactParams, ContactSolver, impact_damage
+from world.collision import (
+    DRONE_IMPACT_EVENT, IMPACT_EVENT, TOUCHDOWN_EVENT, ContactParams, impact_damage, pack_geometry,
+    resolve_drone_contacts, resolve_level_contacts,
+)
 from systems.scene import Player, SceneConfig
 from world.level import ActiveLevel
 
@@ -25,8 +36,15 @@ class ResolveContacts(esper.Processor):
     def __init__(self, app: App, active: ActiveLevel, params: ContactParams | None = None) -> None:
         self.app = app
         self.active = active
-        self.solver = ContactSolver(active.geometry, params)
-        self._version = active.version
+        self.params = params or ContactParams()
+        self._packed_params = self.params.packed()
+        self._version = None  # the ActiveLevel version the packed geometry is of
+        self._geometry = None
+        self._store: FleetStore | None = None
+        self._columns = (0, 0, 0, 0)  # body, size, mass, results: where they start in a row
+        self._store_version = -1
+        self._entities: dict[tuple[int, int], int] = {}  # (block, row) → its drone
+        self._struck: list[Collider] = []  # colliders whose impact fields name the last tick's impact
         self._just_placed: set[int] = set()  # drones placed since the last tick: resting there is no touchdown
 
     def on_placed(self, event: events.Reset | events.DroneSpawned) -> None:
@@ -35,52 +53,65 @@ class ResolveContacts(esper.Processor):
         self._just_placed.add(self.app.resource(Player).entity if entity is None else entity)
 
     def process(self, dt: float) -> None:
-        active = self.active
-        solver = self.solver
-        if active.version != self._version:
-            solver.set_geometry(active.geometry)
-            self._version = active.version
-        params = solver.params
-        if active.geometry.ground_z_m is None and not solver.has_solids:
-            # the empty lab world: nothing to touch, nothing under the drone
-            for _, col in esper.get_component(Collider):
-                col.contact = col.resting = False
-                col.contact_id = col.support_id = col.support_height_m = col.height_above_ground_m = None
-                col.impact_speed_m_s = col.impact_damage = 0.0
-            self._just_placed.clear()
+        store = self.app.try_resource(FleetStore)
+        if store is None:
             return
-        for entity, (body, col) in esper.get_components(RigidBody, Collider):
-            was_resting = col.resting
-            # plain floats for the narrow phase: numpy scalars would cost ten times more
-            values = body.state.tolist()
-            position, velocity = values[POSITION:POSITION + 3], values[VELOCITY:VELOCITY + 3]
-            quaternion, previous = values[QUATERNION:QUATERNION + 4], values[PREVIOUS_POSITION:PREVIOUS_POSITION + 3]
-            solver.step(position, previous, velocity, quaternion, None, col.size_m, dt)
-            contact = solver.contact
-            if solver.resting:
-                solver.settle(quaternion, body.angular_velocity, dt)
-            if contact:  # only a contact moves or slows the body
-                body.position[:] = position
-                body.velocity[:] = velocity
-            col.contact = contact
-            col.resting = solver.resting
-            col.contact_id = solver.contact_id
-            if contact:
-                col.contact_normal = solver.normal
-            support = solver.support_z_m
-            col.support_height_m = support
-            col.support_id = solver.support_id
-            col.height_above_ground_m = None if support is None else max(0.0, solver.bottom_z_m - support)
-            speed = solver.impact_speed_m_s
+        if store is not self._store:
+            self._store = store
+            self._columns = (store.column("body"), store.column("size"), store.column("physics") + MASS,
+                             store.column("contacts"))
+        if self.active.version != self._version:
+            self._new_geometry()
+        if store.version != self._store_version:
+            self._store_version = store.version
+            self._entities = {(where.block, where.row): entity for entity, where in esper.get_component(FleetRow)}
+        for col in self._struck:  # "this tick's impact" was the last tick's
             col.impact_speed_m_s = col.impact_damage = 0.0
-            if speed > params.rest_speed_m_s:
-                col.last_impact_speed_m_s = col.impact_speed_m_s = speed
-                damage = min(1.0, col.damage + impact_damage(speed, params))
-                col.impact_damage, col.damage = damage - col.damage, damage
-                self.app.emit(events.Impact(speed, solver.normal, col.damage, entity))
-            if solver.resting and not was_resting and entity not in self._just_placed:
-                self.app.emit(events.Touchdown(support if support is not None else solver.bottom_z_m, entity))
+        self._struck.clear()
+        body, size, mass, results = self._columns
+        geometry, params = self._geometry, self._packed_params
+        for b, block in enumerate(store.blocks):
+            rows = store.rows(b)
+            if not rows.shape[0]:
+                continue
+            noted = resolve_level_contacts(block, rows, body, size, results, geometry, params, dt)
+            noted += resolve_drone_contacts(block, rows, body, size, mass, results, params, dt)
+            if noted:
+                self._announce(b, block, rows, results)
         self._just_placed.clear()
+
+    def _new_geometry(self) -> None:
+        """The level changed (start, hot reload): pack its solids; colliders name them anew."""
+        self._version = self.active.version
+        geometry = self.active.geometry
+        self._geometry = pack_geometry(geometry)
+        ids = geometry.solid_ids
+        for _, col in esper.get_component(Collider):
+            col.solid_ids = ids
+
+    def _announce(self, b: int, block: np.ndarray, rows: np.ndarray, results: int) -> None:
+        """The drones with an event this tick: damage, IMPACT, TOUCHDOWN."""
+        params = self.params
+        for r in rows[block[rows, results + EVENTS] != 0.0].tolist():
+            entity = self._entities[(b, r)]
+            col = esper.component_for_entity(entity, Collider)
+            out = block[r, results:]
+            flags = int(out[EVENTS])
+            if flags & IMPACT_EVENT:
+                self._impact(entity, col, float(out[IMPACT_SPEED]), tuple(out[NORMAL:NORMAL + 3].tolist()), params)
+            if flags & DRONE_IMPACT_EVENT:
+                self._impact(entity, col, float(out[DRONE_IMPACT_SPEED]),
+                             tuple(out[DRONE_NORMAL:DRONE_NORMAL + 3].tolist()), params)
+            if flags & TOUCHDOWN_EVENT and entity not in self._just_placed:
+                support = out[SUPPORT_Z]
+                self.app.emit(events.Touchdown(float(support if support == support else out[BOTTOM_Z]), entity))
+
+    def _impact(self, entity: int, col: Collider, speed: float, normal, params: ContactParams) -> None:
+        col.last_impact_speed_m_s = col.impact_speed_m_s = speed
+        damage = min(1.0, col.damage + impact_damage(speed, params))
+        col.impact_damage, col.damage = damage - col.damage, damage
+        self._struck.append(col)
+        self.app.emit(events.Impact(speed, normal, col.damage, entity))
 
 
 class LevelPlugin:

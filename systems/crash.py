@@ -69,7 +69,7 @@ class EndCrashedFlights:
             return
         vehicle = frame.vehicle
         if col.impact_damage > 0.0:
-            shares = impact_shares(col.contact_normal, body.quaternion.tolist(), vehicle.rotor_x_m, vehicle.rotor_y_m)
+            shares = impact_shares(event.normal, body.quaternion.tolist(), vehicle.rotor_x_m, vehicle.rotor_y_m)
             rotors.health[:] = damaged_health(rotors.health, shares, col.impact_damage)
         reason = crash_reason(event.speed_m_s, col.damage, vehicle.crash_impact_speed_m_s)
         if reason:

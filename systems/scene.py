@@ -20,7 +20,7 @@ import esper
 from components import events
 from components.fleet import FleetStore
 from components.flight import Airframe, Battery, Controller, RigidBody, Rotors
-from components.layout import ROTORS
+from components.layout import CONTACTS, CONTACTS_SIZE, ROTORS
 from components.modes import Mode
 from components.pilot import Pad, PilotCommand
 from components.world import Collider, FleetRow, Spawn, Trail
@@ -47,7 +47,7 @@ class SceneConfig:
         self.rng = random.Random(self.seed)
 
 
-CONTACT_COLUMNS = 16  # TODO(lead): world.collision's result width once the compiled contacts land
+ROWS_PER_BLOCK = 256  # drones per FleetStore block
 
 
 @dataclass
@@ -59,12 +59,20 @@ class Player:
     entity: int
 
 
+def is_player(app: App, entity: int | None) -> bool:
+    """Whether an event's `entity` is the player's drone (None: it is)."""
+    return entity is None or entity == app.resource(Player).entity
+
+
 def fleet_store(app: App) -> FleetStore:
     """The drones' rows (a resource, made with the first drone): the tables the fleet kernels
     read (flight/fleet.py), the envelope size and the contact results."""
     store = app.try_resource(FleetStore)
     if store is None:
-        store = app.insert_resource(FleetStore((*COLUMN_GROUPS, ("size", 3), ("contact", CONTACT_COLUMNS))))
+        # one block holds every drone up to ROWS_PER_BLOCK: the drone-drone contacts pair the
+        # drones of a block (world/collision.py), so more would not meet the first ones
+        store = app.insert_resource(FleetStore((*COLUMN_GROUPS, ("size", 3), ("contacts", CONTACTS_SIZE)),
+                                               rows_per_block=ROWS_PER_BLOCK))
     return store
 
 
@@ -95,12 +103,18 @@ def spawn_drone(app: App, config: SceneConfig, position_m: tuple[float, float, f
         yaw_rad if yaw_rad is not None else config.spawn_yaw_rad)
     entity = esper.create_entity(
         Airframe(vehicle), RigidBody(view("body")), Rotors(view("rotors")), Battery(view("battery")), ctrl,
-        Collider(size_m=vehicle.envelope_size_m), Trail(), pad, command, spawn, FleetRow(block, row))
+        Collider(vehicle.envelope_size_m, view("contacts"), _solid_ids(app)), Trail(), pad, command, spawn,
+        FleetRow(block, row))
     if is_player:
         app.insert_resource(Player(entity))
     place_at_spawn(app, entity=entity)
     app.emit(events.DroneSpawned(entity))
     return entity
+
+
+def _solid_ids(app: App) -> tuple[str, ...]:
+    active = app.try_resource(ActiveLevel)
+    return () if active is None else active.geometry.solid_ids
 
 
 def remove_drone(app: App, entity: int) -> None:
@@ -159,7 +173,8 @@ def place_at_spawn(app: App, position_m: tuple[float, float, float] | None = Non
     collider.damage = 0.0
     collider.crashed = False
     collider.impact_speed_m_s = collider.impact_damage = 0.0
-    collider.contact = False
+    collider.results[:] = CONTACTS.fresh()  # no contact, not resting: sensed again below
+    collider.solid_ids = _solid_ids(app)
     collider.last_impact_speed_m_s = 0.0
     _sense_at_spawn(app, body, collider)
     trail.points.clear()
