@@ -47,6 +47,8 @@ from systems.pilot_input import PilotInputPlugin
 from systems.restart import RestartPlugin
 from systems.scene import Player
 from systems.trail import TrailPlugin
+from systems.traffic import TrafficPlugin
+from game.traffic import level_routes
 from systems.tutorial import TutorialPlugin
 
 log = logging.getLogger("donify.plugins")
@@ -62,7 +64,7 @@ def default_plugins() -> list[Plugin]:
     written the way a mod is."""
     return [PilotInputPlugin(), MenuPlugin(), FlightModesPlugin(), RestartPlugin(), ManualFlightPlugin(),
             ControlPlugin(), DynamicsPlugin(), BatteryEventsPlugin(), LevelPlugin(), AssistPlugin(), CrashPlugin(),
-            TrailPlugin(), WeatherPlugin(), TutorialPlugin(), CoursePlugin()]
+            TrailPlugin(), WeatherPlugin(), TutorialPlugin(), CoursePlugin(), TrafficPlugin(level_routes)]
 
 
 # -- mods -----------------------------------------------------------------------------------

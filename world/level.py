@@ -18,7 +18,9 @@ describes:
 - `lighting`: sun, sky and fog hints for the renderer;
 - `contact`: restitution and friction of the level's surfaces;
 - `tutorial`: steps shown one at a time, each a prompt and a condition (`world.tutorial`);
-- `courses`: gates in order to fly through against the clock (`world.course`).
+- `courses`: gates in order to fly through against the clock (`world.course`);
+- `spawns`: more places where drones may start (`Level.spawn_points`);
+- `traffic`: AI drones, each flying a flight script (a route) from its start place.
 
 Positions are `[x, y]` (standing on the ground) or `[x, y, z]`; for boxes, cylinders, pads
 and platforms the position is the centre of the *bottom* face, so `z` is where the object
@@ -322,6 +324,57 @@ class Course(_Data):
     gates: Annotated[list[CourseGate], Field(max_length=1000)] = []
 
 
+def _one_place(item):
+    """A spawn or a traffic drone starts on a pad or at a position: exactly one of them."""
+    if (item.pad is None) == (item.position is None):
+        raise ValueError('either pad = "<pad id>" or position = [x, y] / [x, y, z] (one of them)')
+    return item
+
+
+class SpawnPoint(_Data):
+    """A place where a drone may start (`[[spawns]]`): resting on a pad, or standing at
+    `position` (its envelope's bottom at z: `[x, y]` is on the ground), heading `yaw_deg`
+    (default: the level's `spawn_yaw_deg`)."""
+
+    pad: Id | None = None
+    position: Position | None = None
+    yaw_deg: Yaw | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> "SpawnPoint":
+        return _one_place(self)
+
+
+def _route_file(text: str) -> str:
+    parts = text.split("/")
+    if not text.endswith(".toml") or "\\" in text or ":" in parts[0] or any(p in ("", ".", "..") for p in parts):
+        raise ValueError('a flight script path relative to the level\'s folder and inside it, ending in .toml, '
+                         'folders separated by / (e.g. "routes/north.toml")')
+    return text
+
+
+RouteFile = Annotated[str, Strict(), StringConstraints(max_length=500), AfterValidator(_route_file),
+                      Field(description="a flight script (examples/README.md), relative to the level's folder")]
+
+
+class Traffic(_Data):
+    """An AI drone (`[[traffic]]`): it starts like a spawn (a pad, or a position), and flies
+    the flight script `script` (its `[[timeline]]`) on its own pad from `start_delay_s` after
+    the level becomes active; `loop`: back to its start and again when the script ends."""
+
+    id: Id
+    pad: Id | None = None
+    position: Position | None = None
+    yaw_deg: Yaw | None = None
+    script: RouteFile
+    loop: Annotated[bool, Strict()] = False
+    start_delay_s: Annotated[Number, Field(ge=0.0, le=3600.0)] = 0.0  # s
+
+    @model_validator(mode="after")
+    def _one(self) -> "Traffic":
+        return _one_place(self)
+
+
 class Level(_Data):
     """A loaded, validated level. Immutable: hot reload builds a new one."""
 
@@ -343,6 +396,8 @@ class Level(_Data):
     contact: Contact = Contact()
     tutorial: Tutorial | None = None
     courses: Annotated[list[Course], Field(max_length=100)] = []
+    spawns: Annotated[list[SpawnPoint], Field(max_length=1000)] = []
+    traffic: Annotated[list[Traffic], Field(max_length=100)] = []
     _source: str = PrivateAttr(default="")  # the file it was loaded from
 
     @property
@@ -381,10 +436,26 @@ class Level(_Data):
         return (pad.position[0], pad.position[1], pad.top_m + 0.5 * envelope_height_m)
 
     def spawn_points(self, envelope_height_m: float) -> list[tuple[tuple[float, float, float], float]]:
-        """Where drones may start, in order — (centre of mass resting on the pad, yaw in degrees):
-        the spawn pad first (the player's), then every other pad whose role is "start"."""
-        pads = [self.spawn] + [p for p in self.pads if p.role == "start" and p.id != self.spawn_pad]
-        return [((p.position[0], p.position[1], p.top_m + 0.5 * envelope_height_m), self.spawn_yaw_deg) for p in pads]
+        """Where drones may start, in order — (centre of mass at rest, yaw in degrees): the
+        spawn pad first (the player's), then the `[[spawns]]` in file order; a level without
+        `[[spawns]]` lists every other pad whose role is "start" instead."""
+        first = (self.spawn_position(envelope_height_m), self.spawn_yaw_deg)
+        if self.spawns:
+            return [first] + [self.start_of(s, envelope_height_m) for s in self.spawns]
+        pads = [p for p in self.pads if p.role == "start" and p.id != self.spawn_pad]
+        return [first] + [((p.position[0], p.position[1], p.top_m + 0.5 * envelope_height_m), self.spawn_yaw_deg)
+                          for p in pads]
+
+    def start_of(self, place: SpawnPoint | Traffic,
+                 envelope_height_m: float) -> tuple[tuple[float, float, float], float]:
+        """(centre of mass at rest, yaw in degrees) of a spawn or a traffic drone: on its pad's
+        top, or with the envelope's bottom at its position's z; the level's spawn yaw by default."""
+        yaw = self.spawn_yaw_deg if place.yaw_deg is None else place.yaw_deg
+        if place.pad is not None:
+            pad = self.pad(place.pad)
+            return (pad.position[0], pad.position[1], pad.top_m + 0.5 * envelope_height_m), yaw
+        x, y, z = place.position
+        return (x, y, z + 0.5 * envelope_height_m), yaw
 
     def route(self) -> list[tuple[float, float, float]]:
         """The mission route in world metres: each waypoint at the transit altitude, then the

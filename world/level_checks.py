@@ -16,7 +16,11 @@ located line `FILE:LINE: key.path: expected …, got …`, all reported at once:
   clear of solids (its two centre lines, over the full width and height), no two gates of a
   course overlap, and each gate is reachable: the envelope swept (with `ROUTE_CLEARANCE_M`)
   from the previous gate's centre — from the start pad for the first, from the last for
-  gate 0 of the next lap — to its centre meets no solid.
+  gate 0 of the next lap — to its centre meets no solid;
+- traffic ids are unique; `[[spawns]]` and `[[traffic]]` pads exist; each of their start
+  places is on the ground's area, stands on something, is clear of solids and is at least
+  `SPAWN_SPACING_M` from the spawn pad and every other start place. (A traffic route's script
+  is a flight script: the game layer reads it, `game.traffic`.)
 """
 
 from __future__ import annotations
@@ -91,6 +95,15 @@ def semantic_errors(level: Level, source: TomlSource) -> list[str]:
                     f"({', '.join(pad_ids)}), got {getattr(course, key)!r}")
         if not course.gates:
             err(("courses", i, "gates"), "expected at least one gate ([[courses.gates]]), got none")
+    traffic_ids: set[str] = set()
+    for i, car in enumerate(level.traffic):
+        if car.id in traffic_ids:
+            err(("traffic", i, "id"), f"expected a unique id, got {car.id!r} twice")
+        traffic_ids.add(car.id)
+    for section, items in (("spawns", level.spawns), ("traffic", level.traffic)):
+        for i, place in enumerate(items):
+            if place.pad is not None and place.pad not in pad_ids:
+                err((section, i, "pad"), f"expected the id of a pad ({', '.join(pad_ids)}), got {place.pad!r}")
     if level.lighting.fog_end <= level.lighting.fog_start:
         err(("lighting", "fog_end"), f"expected more than fog_start {level.lighting.fog_start:g} m, got {level.lighting.fog_end:g}")
     if errors:
@@ -149,7 +162,65 @@ def semantic_errors(level: Level, source: TomlSource) -> list[str]:
                           f"({hit.point[0]:.1f}, {hit.point[1]:.1f}, {hit.point[2]:.1f})")
     for i, course in enumerate(level.courses):
         errors += _course_errors(geometry, level, i, course, source)
+    errors += _start_errors(geometry, level, source)
     return errors
+
+
+SPAWN_SPACING_M = 1.0  # the least distance between two start places (spawns, traffic starts)
+
+
+def _start_errors(geometry: LevelGeometry, level: Level, source: TomlSource) -> list[str]:
+    """The problems of the `[[spawns]]` and the traffic's start places: each on the ground's
+    drawn area, standing on something, clear of every solid, and `SPAWN_SPACING_M` from the
+    player's spawn pad and from every other start place."""
+    errors: list[str] = []
+
+    def err(path: tuple, text: str) -> None:
+        errors.append(f"{source.locate(path)}: {'.'.join(str(p) for p in path)}: {text}")
+
+    h = TELLO_ENVELOPE_M[2]
+    (gx, gy), (sx, sy) = level.ground.centre, level.ground.size
+    taken: list[tuple[tuple[float, float, float], str]] = [(level.spawn_position(h), f"the spawn pad {level.spawn_pad!r}")]
+    for section, items in (("spawns", level.spawns), ("traffic", level.traffic)):
+        for i, place in enumerate(items):
+            key = "pad" if place.pad is not None else "position"
+            (x, y, z), _ = level.start_of(place, h)
+            if abs(x - gx) > 0.5 * sx or abs(y - gy) > 0.5 * sy:
+                err((section, i, key), f"expected a place on the ground's area (x {gx - 0.5 * sx:g} to {gx + 0.5 * sx:g}, "
+                                       f"y {gy - 0.5 * sy:g} to {gy + 0.5 * sy:g}), got ({x:g}, {y:g})")
+                continue
+            if place.pad is None:
+                base = z - 0.5 * h
+                if not _stands_at(geometry, level, x, y, base):
+                    err((section, i, key), f"expected the drone standing on the ground ({level.ground.height:g}) or on a "
+                                           f"platform, pad or box top under it, got its base at z = {base:g}")
+                    continue
+            ignore = ("", place.pad) if place.pad is not None else ("",)
+            hit = sweep_envelope(geometry, (x, y, z), (x, y, z), size_m=TELLO_ENVELOPE_M, ignore=ignore)
+            if hit is not None:
+                err((section, i, key), f"expected a place clear of solids, got the drone there inside {hit.kind} {hit.id!r}")
+                continue
+            for other, name in taken:
+                if math.dist((x, y, z), other) < SPAWN_SPACING_M:
+                    err((section, i, key), f"expected a place at least {SPAWN_SPACING_M:g} m from every other start "
+                                           f"place, got ({x:g}, {y:g}, {z - 0.5 * h:g}) {math.dist((x, y, z), other):.2f} m "
+                                           f"from {name}")
+                    break
+            taken.append(((x, y, z), f"{section}.{i}"))
+    return errors
+
+
+def _stands_at(geometry: LevelGeometry, level: Level, x: float, y: float, base: float) -> bool:
+    """Whether a point at (x, y) with z = `base` rests on the ground or on a solid's top under it."""
+    if abs(base - level.ground.height) <= STAND_TOLERANCE_M:
+        return True
+    boxes, cylinders = geometry.candidates((x, y), (x, y), base + STAND_TOLERANCE_M)
+    for b in boxes:
+        if abs(b.cz + b.hz - base) <= STAND_TOLERANCE_M:
+            dx, dy = x - b.cx, y - b.cy
+            if abs(b.c * dx + b.s * dy) <= b.hx and abs(b.c * dy - b.s * dx) <= b.hy:
+                return True
+    return any(abs(c.z1 - base) <= STAND_TOLERANCE_M and math.hypot(x - c.x, y - c.y) <= c.r for c in cylinders)
 
 
 def _stands(geometry: LevelGeometry, level: Level, pad: LandingPad, base: float) -> bool:
