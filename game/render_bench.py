@@ -15,6 +15,11 @@ frame (clear + flip). Reported, as medians over the runs:
 - the Python side of a frame: the simulation step with the RENDER stage, and issuing the draw
   calls (this includes the driver's own work on the calling thread: vertex shading and
   binning, for llvmpipe).
+
+`donify bench --render --drones 1,10,50` (or `python -m game.render_bench 1 10 50`): the
+same frame with that many drones in the street — its own traffic left out, the player's and
+the others in rows of seven across the road ahead, every one flown as the player's — one line
+per count (`run_fleet_render_bench`).
 """
 
 from __future__ import annotations
@@ -24,8 +29,11 @@ import statistics
 import sys
 import time
 
+from components.pilot import Pad
 from game.display import has_display
 from game.settings import MSAA_AUTO_SAMPLES, Settings  # imports no pyglet: PYGLET_HEADLESS can still be chosen
+from systems.scene import drone_components, spawn_drone
+from world.level_file import load_level
 
 TARGET_MS = 8.3
 FRAME_S = 1.0 / 120.0
@@ -39,27 +47,54 @@ def _ensure_headless_if_no_display() -> None:
         os.environ["PYGLET_HEADLESS"] = "1"
 
 
-def _fly_into_the_street(game) -> None:
-    """Arm, climb and cruise so the frame has a moving drone and a trail."""
-    pad = game.sim.pad
-    pad.rt = 1.0
+def _fly_into_the_street(game, pads=None) -> None:
+    """Arm, climb and cruise so the frame has a moving drone and a trail; `pads` (default the
+    player's alone): every drone given, flown the same way."""
+    pads = [game.sim.pad] if pads is None else pads
+    for pad in pads:
+        pad.rt = 1.0
     for _ in range(60):
         game.step(1 / 60)
-    pad.rt = 0.0
-    pad.press("Y")
+    for pad in pads:
+        pad.rt = 0.0
+        pad.press("Y")
     for _ in range(60):
         game.step(1 / 60)
-    pad.release("Y")
-    pad.left = (0.0, 1.0)
+    for pad in pads:
+        pad.release("Y")
+        pad.left = (0.0, 1.0)
     game.step(1 / 60)
-    pad.left = (0.0, 0.0)
+    for pad in pads:
+        pad.left = (0.0, 0.0)
     for _ in range(240):
         game.step(1 / 60)
 
 
-def measure(frames: int = 120, runs: int = 5, width: int = WIDTH, height: int = HEIGHT, msaa: int | None = None) -> dict:
+def fleet_positions(count: int, ground_z: float) -> list[tuple[float, float, float]]:
+    """Where the bench's other drones rest: rows of seven across the road, 1 m apart, from 2 m
+    ahead of the start pad (east, the way the player flies), so the chase camera has them all
+    ahead of it."""
+    return [(2.0 + 1.0 * (i // 7), -3.0 + 1.0 * (i % 7), ground_z) for i in range(count)]
+
+
+def _street_with(drones: int, settings, width: int, height: int):
+    """The game in the street with `drones` drones in all: the level's traffic left out, the
+    player's and `drones` − 1 more on `fleet_positions`, every one flown as the player's."""
+    from game.window import Game  # noqa: PLC0415 (as in `measure`: pyglet after the headless choice)
+
+    level = load_level("street").model_copy(update={"traffic": []})
+    game = Game(level, settings=settings, width=width, height=height, visible=False, audio=False)
+    config = game.sim.config
+    z = 0.5 * game.sim.vehicle.envelope_size_m[2]
+    others = [spawn_drone(game.app, config, p, 0.0) for p in fleet_positions(drones - 1, z)]
+    return game, [game.sim.pad, *(drone_components(game.app, Pad, entity=e)[0] for e in others)]
+
+
+def measure(frames: int = 120, runs: int = 5, width: int = WIDTH, height: int = HEIGHT, msaa: int | None = None,
+            drones: int | None = None) -> dict:
     """Median figures in milliseconds (see the module docstring); `msaa`: display.msaa (None:
-    the default setting)."""
+    the default setting); `drones`: that many drones in the street, all flying (None: the
+    street as shipped, with its traffic)."""
     _ensure_headless_if_no_display()
     # pyglet reads PYGLET_HEADLESS when first imported: only now may it be
     from game.window import Game  # noqa: PLC0415 (first: it sets the renderer's options before GL loads)
@@ -70,10 +105,13 @@ def measure(frames: int = 120, runs: int = 5, width: int = WIDTH, height: int = 
     settings.input.backend = "none"
     if msaa is not None:
         settings.set("display.msaa", msaa)
-    game = Game("street", settings=settings, width=width, height=height, visible=False, audio=False)
+    if drones is None:
+        game, pads = Game("street", settings=settings, width=width, height=height, visible=False, audio=False), None
+    else:
+        game, pads = _street_with(drones, settings, width, height)
     figures: dict[str, list[float]] = {"scene": [], "empty": [], "latency": [], "sim": [], "draw": []}
     try:
-        _fly_into_the_street(game)
+        _fly_into_the_street(game, pads)
         window = game.window
 
         def empty_frame() -> None:
@@ -132,6 +170,22 @@ def run_render_bench(runs: int = 5, out=print, frames: int = 120) -> dict:
     return f
 
 
+def run_fleet_render_bench(counts=(1, 10, 50), runs: int = 3, out=print, frames: int = 120) -> list[dict]:
+    """`donify bench --render --drones 1,10,50`: the window's frame with that many drones in the
+    street (its traffic left out), every one flying and in front of the chase camera."""
+    results = []
+    out(f"  render, many drones: street level without its traffic, {WIDTH}x{HEIGHT}, headless EGL; the drones in rows"
+        f" of 7 across the road ahead, all flown as the player's; median of {runs} runs x {frames} frames of 1/120 s")
+    out("    drones   frame time   latency   Python: simulation + RENDER stage, draw calls")
+    for count in counts:
+        f = measure(frames=frames, runs=runs, drones=count)
+        f["drones"] = count
+        results.append(f)
+        out(f"    {count:6d}   {f['scene_ms']:7.2f} ms  {f['latency_ms']:6.2f} ms   {f['sim_ms']:6.2f} ms"
+            f" + {f['draw_ms']:5.2f} ms   ({f['renderer']}, {f['samples']}x MSAA)")
+    return results
+
+
 def _report(f: dict, runs: int, frames: int, out) -> None:
     scene = f["scene_ms"]
     verdict = "met" if scene <= TARGET_MS else "NOT met"
@@ -147,4 +201,7 @@ def _report(f: dict, runs: int, frames: int, out) -> None:
 
 
 if __name__ == "__main__":
-    run_render_bench(runs=3)
+    if len(sys.argv) > 1:  # python -m game.render_bench 1 10 50: many drones
+        run_fleet_render_bench([int(n) for n in sys.argv[1:]])
+    else:
+        run_render_bench(runs=3)

@@ -6,7 +6,7 @@ and gamepads writing the Pad through one PadWriter, the pause panel and the wind
 (F11, F12).
 
 One frame (`Game.frame(dt)`): read the devices into the Pad → peek the Pad's presses for the
-camera (RB / C) and pause (START / Esc) → unless paused, `App.update(dt)`: the simulation runs
+camera (RB / C), the followed drone (RS / F) and pause (START / Esc) → unless paused, `App.update(dt)`: the simulation runs
 as many fixed 1/240 s ticks as the elapsed time allows (independent of the frame rate), and the
 RENDER stage interpolates between the last two ticks → draw. Frame pacing comes from pyglet's
 clock (a frame-rate cap from the settings, or as fast as v-sync lets).
@@ -255,6 +255,8 @@ class Game:
             return
         if "RB" in presses:
             self.renderer.cycle_camera()
+        if "RS" in presses:  # F / the right stick's click: follow the next drone (the pad flies the player's)
+            self.renderer.follow_next()
         if dt > 0.0:
             self.replays.step(dt)  # the sim's frame (a replay playing back: its recorded frames)
 

@@ -33,7 +33,7 @@ from engine.stages import Stage
 from flight.vehicle import RPM_TO_RAD_S
 from components import events
 from game.audio import synth
-from systems.scene import Player
+from systems.scene import Player, is_player
 
 log = logging.getLogger("donify.audio")
 
@@ -182,6 +182,8 @@ class PlayAudio(esper.Processor):
 
     # -- events (bound methods: esper keeps weak references) --------------------------------
     def on_impact(self, event: events.Impact) -> None:
+        if not is_player(self.app, event.entity):
+            return  # the player hears their own drone (the motors too)
         speed_m_s = event.speed_m_s
         if speed_m_s < MIN_IMPACT_SPEED_M_S:
             return
@@ -193,6 +195,8 @@ class PlayAudio(esper.Processor):
         self._guard(self._play, f"impact{band}", lambda: synth.impact_sound(speed_of_band), volume, strength)
 
     def on_battery_low(self, event: events.BatteryLow) -> None:
+        if not is_player(self.app, event.entity):
+            return
         v = self.volumes()
         self._guard(self._play, "battery_low", synth.battery_warning, v.master * v.effects)
 

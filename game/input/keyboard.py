@@ -13,6 +13,7 @@ one thing to the Pad, the same thing its gamepad control does (the shared pad me
 | confirm | A (chooses the menu entry; out of the menu it is the descend button) | Enter |
 | brake, takeoff, land | LS, X, B | K, T, L |
 | menu, camera, pause, restart | LB, RB, START, BACK | Tab, C, Esc, R |
+| follow_next: the cameras and the HUD follow the next drone (game/render/follow.py) | RS | F |
 | fullscreen, screenshot, hud | window actions, passed to `on_action(name)` | F11, F12, H |
 | controls | window action: the controls overlay (the bindings in force) | F1 |
 | save_replay | window action: save the flight so far as a replay (game/replay_window.py) | F9 |
@@ -51,6 +52,7 @@ ACTIONS: dict[str, tuple] = {
     "land": ("button", "B"),
     "menu": ("button", "LB"),
     "camera": ("button", "RB"),
+    "follow_next": ("button", "RS"),  # the right stick's click: no flight meaning, the window reads it
     "pause": ("button", "START"),
     "restart": ("button", "BACK"),
     "fullscreen": ("window", "fullscreen"),
@@ -81,6 +83,7 @@ DEFAULT_KEYS: dict[str, tuple[str, ...]] = {
     "land": ("L",),
     "menu": ("TAB",),
     "camera": ("C",),
+    "follow_next": ("F",),
     "pause": ("ESCAPE",),
     "restart": ("R",),
     "fullscreen": ("F11",),

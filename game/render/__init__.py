@@ -10,8 +10,10 @@ drawn is one pass in `passes/` (the sky is passes/sky.py, the trail passes/trail
 own GL objects; `frame` holds what they share and their contract.
 
 Pure parts (no GL): `transforms`, `mesh`, `drone_model`, `level_model`, `camera`,
-`hud_text`, `pause`, `ribbon` (camera-facing strips), `rain_light` (rain's darker lighting)
-— they can be checked without a context. GL parts: `gl` (programs and vertex buffers),
+`hud_text`, `pause`, `ribbon` (camera-facing strips), `rain_light` (rain's darker lighting),
+`fleet` (every drone's pose, propellers and colour, vectorised), `follow` (the followed
+drone, a resource) — they can be checked without a context. GL parts: `gl` (programs and
+vertex buffers), `instanced` (many copies of a mesh in one draw),
 `text` (glyph atlas text), `hud`, `frame`, `passes/`, `renderer`, `plugin`, `loading` (the
 cold start's loading screen); shaders in `shaders/`.
 """

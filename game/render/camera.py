@@ -25,7 +25,11 @@ projection matrices for a viewport aspect. Pure numpy: no GL, so the maths is te
 - First person: at the front camera's optical centre, fixed to the body (the Tello has no
   mechanical gimbal, docs/model.md#weather), looking along body +X.
 - Map: orthographic, looking straight down, world +X to the right and +Y up the screen,
-  centred on the drone.
+  centred on the drone, widened so that the other drones are in view too (up to 250 m from
+  the centre to the top edge).
+
+"The drone" is the followed one (game/render/follow.py): the player's unless the player chose
+another; `CameraRig.reset` after a change of drone lets the cameras take the new one at once.
 """
 
 from __future__ import annotations
@@ -223,23 +227,58 @@ class FirstPersonCamera:
                     tf.perspective(self.fov_y_deg, aspect, near, far), near, far)
 
 
+def map_half_height_m(base_m: float, offsets, aspect: float, margin_m: float, most_m: float) -> float:
+    """The map's half height that keeps every point of `offsets` ((N, 2+) metres from the
+    centre) at least `margin_m` inside the frame of width/height `aspect`: never less than
+    `base_m`, never more than `most_m` (beyond, the farthest drones are left out)."""
+    offsets = np.asarray(offsets, dtype=float)
+    if offsets.size == 0:
+        return base_m
+    offsets = offsets.reshape(len(offsets), -1)
+    need = max(float(np.max(np.abs(offsets[:, 1]))), float(np.max(np.abs(offsets[:, 0]))) / max(aspect, 1e-6))
+    return min(most_m, max(base_m, need + margin_m))
+
+
 class MapCamera:
-    """Straight down, north (+Y) up, `half_height_m` metres from the centre to the top edge."""
+    """Straight down, north (+Y) up, centred on the followed drone, `half_height_m` metres from
+    the centre to the top edge: `base_half_height_m` (30 m), or more when other drones (`show_also`)
+    lie farther — the map widens so that every drone is in view, at least `MARGIN_M` inside the
+    edge, up to `MOST_HALF_HEIGHT_M`; it widens and narrows with a `ZOOM_TAU_S` time constant."""
 
     name = "top"
     ALTITUDE_M = 300.0
+    MARGIN_M = 4.0
+    MOST_HALF_HEIGHT_M = 250.0
+    ZOOM_TAU_S = 0.4
 
     def __init__(self, half_height_m: float = 30.0) -> None:
+        self.base_half_height_m = half_height_m
         self.half_height_m = half_height_m
         self.centre = np.zeros(3)
+        self.others = np.zeros((0, 3))  # m, world: the other drones, kept in view
+        self.aspect = 16.0 / 9.0  # the last view's: what the framing assumes
 
     def reset(self) -> None:
-        pass
+        self.half_height_m = self._wanted()
+
+    def show_also(self, points) -> None:
+        """The other drones' positions (N, 3), m, world: the next updates keep them in view."""
+        self.others = np.asarray(points, dtype=float).reshape(-1, 3)
+
+    def _wanted(self) -> float:
+        return map_half_height_m(self.base_half_height_m, self.others[:, :2] - self.centre[:2], self.aspect,
+                                 self.MARGIN_M, max(self.MOST_HALF_HEIGHT_M, self.base_half_height_m))
 
     def update(self, dt: float, position: np.ndarray, rotation: np.ndarray) -> None:
         self.centre = np.asarray(position, dtype=float).copy()
+        wanted = self._wanted()
+        if dt <= 0.0:
+            self.half_height_m = wanted
+        else:
+            self.half_height_m += (wanted - self.half_height_m) * _smoothing(dt, self.ZOOM_TAU_S)
 
     def view(self, aspect: float) -> View:
+        self.aspect = aspect
         eye = self.centre + (0.0, 0.0, self.ALTITUDE_M)
         near, far = 1.0, self.ALTITUDE_M + 200.0
         return View(self.name, eye, tf.look_at(eye, self.centre, (0.0, 1.0, 0.0)),

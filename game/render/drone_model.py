@@ -58,6 +58,7 @@ class DroneModel:
     camera_position_m: tuple[float, float, float]  # the front camera's optical centre, body frame
     envelope_m: tuple[float, float, float]
     shell_colour: tuple[float, float, float] = SHELL_WHITE
+    far_body: MeshBuilder | None = None  # the body with few vertices, for a drone a few pixels wide
 
 
 def build_drone(vehicle) -> DroneModel:
@@ -114,6 +115,15 @@ def build_drone(vehicle) -> DroneModel:
     lens.cylinder((0.0, 0.0), CAMERA_LENS_RADIUS_M, 0.002, 0.0035, LENS_BLUE, segments=12, caps=(False, True))
     body.extend(lens, tf.translation(nose_x, 0.0, cam_z) @ tf.rotation_y(math.pi / 2.0))
 
+    far = MeshBuilder()  # the same outline, coarse: shell, lower frame, arms, 8-sided guards
+    far.box((0.0, 0.0, bottom + 0.0065), (SHELL_SIZE_M[0] - 0.004, SHELL_SIZE_M[1] - 0.004, 0.013), FRAME_BLACK)
+    far.box((0.0, 0.0, (shell_z0 + top) / 2.0), (SHELL_SIZE_M[0], SHELL_SIZE_M[1], top - shell_z0), SHELL_WHITE,
+            bottom=False)
+    for x, y in centres:
+        far.box((x / 2.0, y / 2.0, (arm_z0 + arm_z1) / 2.0), (math.hypot(x, y), 0.012, arm_z1 - arm_z0), FRAME_BLACK,
+                math.atan2(y, x))
+        far.tube((x, y), guard_inner, guard_outer, prop_z - 0.007, prop_z + 0.0045, GUARD_GREY, segments=8)
+
     return DroneModel(
         body=body,
         prop=_propeller(prop_radius),
@@ -122,6 +132,7 @@ def build_drone(vehicle) -> DroneModel:
         spin=tuple(float(r.spin) for r in vehicle.rotors),  # type: ignore[arg-type]
         camera_position_m=(nose_x + 0.0035, 0.0, cam_z),
         envelope_m=(ex, ey, ez),
+        far_body=far,
     )
 
 

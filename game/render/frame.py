@@ -8,8 +8,9 @@ declares once. Each pass follows the `Pass` contract:
   rebuild what depends on it. `level` is a `DrawnLevel`: the level's meshes built on the CPU,
   its lighting, its ground height.
 - `prepare(frame)`: once per frame, in the RENDER stage after the fixed ticks; read the
-  components the pass draws and upload what changed. `frame.pose` (the drone, interpolated)
-  and `frame.view` (the camera's) are already this frame's.
+  components the pass draws and upload what changed. `frame.pose` (the followed drone,
+  interpolated; `frame.drone` its entity), `frame.fleet` (every drone: fleet.py) and
+  `frame.view` (the camera's) are already this frame's.
 - `draw(frame)`: issue the GL calls for the last prepared frame (a paused game draws
   without preparing). The renderer has set the pass's `state` (its `GlState`) before; a pass
   that changes a switch inside `draw` puts it back before returning. Every uniform a draw
@@ -18,7 +19,9 @@ declares once. Each pass follows the `Pass` contract:
 - `delete()`: free its GL objects.
 
 One shader program draws every 3D thing (`LitProgram`, shaders/lit.*) and one every 2D thing
-(`Frame.ui`, shaders/ui.*); both are shared, so switching passes rarely switches programs.
+(`Frame.ui`, shaders/ui.*); both are shared, so switching passes rarely switches programs. The
+drones' parts are the exception: many copies of one mesh per draw, through the same lighting
+with the model matrix per copy (instanced.py `FleetProgram`, which copies `LitProgram.scene`).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from pyglet.graphics.shader import ShaderProgram
 from components.flight import RigidBody
 from game.render import transforms as tf
 from game.render.camera import View
+from game.render.fleet import FleetFrame
 from game.render.gl import GpuMesh, load_program
 from game.render.level_model import LevelMeshes, rgb
 from game.render.mesh import MeshBuilder
@@ -57,8 +61,8 @@ class Program:
     """A shader program with the uniform values last set on it: a value set again unchanged
     costs no GL call."""
 
-    def __init__(self, name: str) -> None:
-        self.shader: ShaderProgram = load_program(name)
+    def __init__(self, name: str, fragment: str | None = None) -> None:
+        self.shader: ShaderProgram = load_program(name, fragment)
         self._values: dict[str, object] = {}
 
     def __setitem__(self, name: str, value) -> None:
@@ -76,19 +80,24 @@ class LitProgram(Program):
     def __init__(self) -> None:
         super().__init__("lit")
         self.fog_range = NO_FOG  # this frame's, for a pass that lifts the fog to put it back
+        self.scene: dict[str, object] = {}  # this frame's camera and light uniforms (`light`)
 
     def light(self, view: View, lighting: Lighting, camera: str) -> None:
         """This frame's camera, sun, sky and fog."""
-        self["u_view_proj"] = tf.gl_matrix(view.view_projection)
-        self["u_eye"] = tuple(float(v) for v in view.eye)
-        self["u_sun_dir"] = tuple(lighting.sun_direction)
-        self["u_sun_colour"] = tuple(c * lighting.sun_intensity for c in rgb(lighting.sun_colour))
-        self["u_ambient"] = float(lighting.ambient)
-        self["u_sky_colour"] = rgb(lighting.sky_zenith)
-        self["u_fog_colour"] = rgb(lighting.fog_colour)
         # the map looks down from high up: no haze
         self.fog_range = (float(lighting.fog_start), float(lighting.fog_end)) if camera != "top" else NO_FOG
-        self["u_fog_range"] = self.fog_range
+        self.scene = {
+            "u_view_proj": tf.gl_matrix(view.view_projection),
+            "u_eye": tuple(float(v) for v in view.eye),
+            "u_sun_dir": tuple(lighting.sun_direction),
+            "u_sun_colour": tuple(c * lighting.sun_intensity for c in rgb(lighting.sun_colour)),
+            "u_ambient": float(lighting.ambient),
+            "u_sky_colour": rgb(lighting.sky_zenith),
+            "u_fog_colour": rgb(lighting.fog_colour),
+            "u_fog_range": self.fog_range,
+        }
+        for name, value in self.scene.items():
+            self[name] = value
 
     def material(self, model, tint, unlit: float, two_sided: float = 0.0) -> None:
         """What the next draw is: its model matrix (`tf.gl_matrix`), a tint multiplying the vertex
@@ -179,7 +188,9 @@ class Frame:
     ui: Program
     look: Callable[[], View]  # the active camera's view now
     dt: float = 0.0  # s of game time since the last prepared frame
-    pose: DronePose = field(default_factory=DronePose)
+    pose: DronePose = field(default_factory=DronePose)  # the followed drone's
+    drone: int | None = None  # the followed drone's entity (None: the player's)
+    fleet: FleetFrame = field(default_factory=FleetFrame)  # every drone (game/render/fleet.py)
     camera: str = "chase"  # the active camera: "chase", "fpv" or "top"
     fb_width: int = 1  # the framebuffer, GL pixels
     fb_height: int = 1

@@ -22,11 +22,11 @@ from game.atomic import atomic_path
 SHADER_DIR = Path(__file__).resolve().parent / "shaders"
 
 
-def load_program(name: str) -> ShaderProgram:
+def load_program(name: str, fragment: str | None = None) -> ShaderProgram:
     """Compile and link `shaders/NAME.vert.glsl` and `shaders/NAME.frag.glsl` (the `.glsl`
-    ending is what the package data ships)."""
+    ending is what the package data ships); `fragment`: another program's fragment shader."""
     vert = (SHADER_DIR / f"{name}.vert.glsl").read_text(encoding="utf-8")
-    frag = (SHADER_DIR / f"{name}.frag.glsl").read_text(encoding="utf-8")
+    frag = (SHADER_DIR / f"{fragment or name}.frag.glsl").read_text(encoding="utf-8")
     return ShaderProgram(Shader(vert, "vertex"), Shader(frag, "fragment"))
 
 

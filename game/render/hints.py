@@ -56,7 +56,8 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("group_power", ("power_up", "power_down", "climb", "descend")),
     ("group_move", ("move_forward", "move_back", "move_left", "move_right", "yaw_left", "yaw_right", "brake")),
     ("group_assists", ("takeoff", "land", "restart")),
-    ("group_game", ("menu", "confirm", "camera", "pause", "hud", "controls", "fullscreen", "screenshot")),
+    ("group_game", ("menu", "confirm", "camera", "follow_next", "pause", "hud", "controls", "fullscreen",
+                    "screenshot")),
     ("group_replay", ("save_replay", "replay_pause", "replay_slower", "replay_faster", "replay_restart")),
 )
 

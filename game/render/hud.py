@@ -15,7 +15,9 @@ never rebuilt. The panels and their readouts are drawn into a texture only when 
 - top left: wind, mission status with waypoint and distance, active camera;
 - top centre: messages (controller connected, landing refused, mission interrupted, level
   reloaded with errors…), each for `MESSAGE_S`;
-- bottom centre: key hints and, when it rains, the note that rain is visual only.
+- bottom centre: key hints and, when it rains, the note that rain is visual only; above the
+  hints, while another drone than the player's is followed, which one ("FOLLOWING DRONE 2/3
+  (orange)": its place in creation order and its colour).
 """
 
 from __future__ import annotations
@@ -91,6 +93,7 @@ class Hud:
         self._overlay_state: tuple | None = None  # what the overlay layers were last built for
         self.visible = True
         self.hint_text = ""  # the hint bar's text (show_hint); "" before the first: the static hints
+        self.follow_tag = ""  # above the hint bar: which drone is followed, when not the player's
         self._hint: str | None = None  # what the hint bar's layer items hold
         self.avoid_rects = None  # () -> the panels messages keep clear of; None: this HUD's own
         self.message_rects: list[tuple[float, float, float, float]] = []  # where messages were laid
@@ -193,6 +196,19 @@ class Hud:
         # hints, bottom centre: the next useful action (game/render/hints.py, via show_hint)
         self._hint = None  # the layer was cleared
         self.show_hint(self.hint_text or T.label("hints", lang))
+        self.set_follow_tag(self.follow_tag)
+
+    def set_follow_tag(self, text: str) -> None:
+        """Name the followed drone just above the hint bar ("" takes the tag away)."""
+        self.follow_tag = text
+        self.free.remove("follow.back")
+        self.free.remove("follow")
+        if not text or not self.width:
+            return
+        w = self.small.width(text) + 2 * self.pad
+        y = self.margin + self.line + 4
+        self.free.rect("follow.back", (self.width - w) / 2.0, y - 2, w, self.line + 2, SHADE)
+        self.free.text("follow", text, self.width / 2.0, y + 6, YELLOW, align="centre")
 
     def show_hint(self, hints: str) -> None:
         """Put `hints` in the hint bar (bottom centre); nothing to do if it is already there."""

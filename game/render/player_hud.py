@@ -45,6 +45,8 @@ class PlayerHud:
         self.time_s = 0.0
         self._next_refresh = 0.0
         self.rects: dict[str, tuple[float, float, float, float]] = {}
+        self._drone = None  # the drone read (`follow`)
+        self._tracks: dict = {}  # the other drones' (take-off point, flight time, last time, armed)
         self.reset()
 
     def reset(self) -> None:
@@ -53,6 +55,18 @@ class PlayerHud:
         self.flight_time_s = 0.0
         self._last_time: float | None = None
         self._was_armed = False
+        self._next_refresh = 0.0
+
+    def follow(self, drone) -> None:
+        """The HUD now reads another drone (game/render/follow.py): each drone keeps its own
+        take-off point and flight time, taken up again when it is followed again."""
+        if drone == self._drone:
+            return
+        if self._drone is not None:
+            self._tracks[self._drone] = (self.home, self.flight_time_s, self._last_time, self._was_armed)
+        self._drone = drone
+        self.home, self.flight_time_s, self._last_time, self._was_armed = self._tracks.pop(
+            drone, (None, 0.0, None, False))
         self._next_refresh = 0.0
 
     # -- layout ----------------------------------------------------------------------------

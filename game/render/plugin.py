@@ -14,6 +14,7 @@ import esper
 from engine.app import App
 from engine.stages import Stage
 from components import events
+from systems.scene import is_player
 from game.render import hud_text as T
 from game.render.hud import WARN, YELLOW
 from world.weather import Weather
@@ -65,9 +66,13 @@ class HudMessages:
         self._say("controller_disconnected", event.name, colour=YELLOW)
 
     def on_landing_refused(self, event: events.LandingRefused) -> None:
+        if not is_player(self.renderer.app, event.entity):
+            return  # another drone's: the HUD speaks of the player's
         self._say("landing_refused", T.reason(event.reason, self.renderer.language), colour=WARN)
 
     def on_mission_status(self, event: events.MissionStatus) -> None:
+        if not is_player(self.renderer.app, event.entity):
+            return  # another drone's: the HUD speaks of the player's
         status = event.status
         if status in ("interrupted", "refused"):
             reason = T.reason(event.reason, self.renderer.language) or "—"
@@ -84,12 +89,18 @@ class HudMessages:
             self._say("level_reloaded")
 
     def on_battery_low(self, event: events.BatteryLow) -> None:
+        if not is_player(self.renderer.app, event.entity):
+            return  # another drone's: the HUD speaks of the player's
         self._say("battery_low", 100.0 * event.fraction, colour=YELLOW)
 
     def on_battery_depleted(self, event: events.BatteryDepleted) -> None:
+        if not is_player(self.renderer.app, event.entity):
+            return  # another drone's: the HUD speaks of the player's
         self._say("battery_depleted", colour=WARN)
 
     def on_impact(self, event: events.Impact) -> None:
+        if not is_player(self.renderer.app, event.entity):
+            return  # another drone's: the HUD speaks of the player's
         if event.speed_m_s >= 1.0:
             self._say("impact", event.speed_m_s, colour=YELLOW)
 

@@ -1,11 +1,14 @@
-"""The renderer: one frame of the drone's world, drawn by passes in an order declared once.
+"""The renderer: one frame of the drones' world, drawn by passes in an order declared once.
 
 `prepare(dt)` runs in the RENDER stage after the frame's fixed ticks: it follows the active
-level (the passes rebuild their level meshes when it was swapped), interpolates the drone's
-pose between the last two ticks (`DronePose`), moves the cameras, lets each pass read what it
-draws, and refreshes the HUD. `draw()` clears the frame to the level's horizon colour, lights
-the 3D program for the camera (both darkened by rain: rain_light.py), and lets each pass issue its GL calls for the last prepared
-frame — so a paused game keeps drawing without stepping.
+level (the passes rebuild their level meshes when it was swapped), interpolates every drone
+between its last two ticks (`fleet.Fleet`: one matrix per drone) and the followed one's pose
+(`DronePose`; follow.py: the player's unless F / the right stick's click chose another), moves
+the cameras after the followed drone (the map widens to show the others), lets each pass read
+what it draws, and refreshes the HUD from the followed drone's telemetry. `draw()` clears the
+frame to the level's horizon colour, lights the 3D program for the camera (both darkened by
+rain: rain_light.py), and lets each pass issue its GL calls for the last prepared frame — so a
+paused game keeps drawing without stepping.
 
 Each thing drawn is a pass in game/render/passes/ (frame.py gives their contract). Their
 order, in `Renderer.__init__`, is chosen for a software renderer, where the cost is per pixel
@@ -37,20 +40,23 @@ from game.render import hud_text
 from game.render import transforms as tf
 from game.render.camera import CameraRig, ChaseCamera, FirstPersonCamera, MapCamera, View, level_raycast
 from game.render.drone_model import build_drone
+from game.render.fleet import PALETTE_NAMES, Fleet
+from game.render.follow import follow_next, followed_entity, followed_resource, position_in_fleet, telemetry_of
 from game.render.frame import DrawnLevel, Frame, GlState, LitProgram, Pass, Program
 from game.render.gl import read_pixels
 from game.render.hud import Hud, HudContext
 from game.render.level_model import LevelMeshes, build_level, ground_grid, rgb
 from game.render.passes.crash import CrashPass
 from game.render.passes.drone import DronePass
+from game.render.passes.fleet import FleetDrawing
 from game.render.passes.hud import HudPanelsPass, HudTextPass
 from game.render.passes.landing_aid import LandingAidPass
 from game.render.passes.lab_note import LabNotePass
 from game.render.passes.level import GroundFirstPass, LevelPass
-from game.render.passes.map_marker import MapMarkerPass
+from game.render.passes.map_marker import MapMarkerPass, arrow
 from game.render.passes.menus import MenusPass
 from game.render.passes.player_hud import PlayerHudPass
-from game.render.passes.props_and_shadow import PropsAndShadowPass
+from game.render.passes.props_and_shadow import PropsAndShadowPass, shadow_disc
 from game.render.passes.rain import RainPass
 from game.render.passes.route import RoutePass
 from game.render.passes.sky import SkyPass
@@ -60,7 +66,7 @@ from game.render.player_hud import PlayerHud
 from game.render.rain_light import rain_lighting
 from game.render.text import Font
 from systems.assists import AssistState
-from systems.scene import SceneConfig, drone_components
+from systems.scene import Player, SceneConfig, drone_components, drones
 from world.geometry import LevelGeometry
 from world.level import ActiveLevel, Ground, Level, Lighting
 from world.weather import Weather
@@ -98,8 +104,15 @@ class Renderer:
         self.language = language
         self.frame = Frame(lit=LitProgram(), ui=Program("ui"), look=self._look)
 
+        self.fleet = Fleet(self.drone, self.vehicle)  # every drone as drawn (fleet.py)
+        self.drawing = FleetDrawing(self.fleet, {"body": lambda m: m.body, "prop": lambda m: m.prop,
+                                                 "blur": lambda m: m.blur, "shadow": lambda m: shadow_disc(),
+                                                 "arrow": lambda m: arrow(), "far_body": lambda m: m.far_body})
+        followed_resource(app)  # the followed drone (follow.py): the player's at first
+        self.followed: int | None = None  # the entity the cameras and the HUD follow, as last prepared
+        self._tagged: tuple[int, ...] = ()  # the drones when the HUD's follow tag was written
         self.level = LevelPass()
-        self.props = PropsAndShadowPass(app, self.drone)
+        self.props = PropsAndShadowPass(self.drawing)
         self.trail = TrailPass(app)
         self.landing_aid = LandingAidPass(app)
         self.route = RoutePass(app)
@@ -109,7 +122,7 @@ class Renderer:
         self.passes: tuple[Pass, ...] = (  # the draw order: see the module docstring
             GroundFirstPass(self.level),
             HudPanelsPass(self.hud),
-            DronePass(self.drone),
+            DronePass(self.drawing),
             self.level,
             SkyPass(app),
             self.props,
@@ -117,7 +130,7 @@ class Renderer:
             self.trail,
             self.route,
             self.rain,
-            MapMarkerPass(self.cameras.cameras["top"]),
+            MapMarkerPass(self.cameras.cameras["top"], self.drawing),
             PlayerHudPass(self.player_hud),
             HudTextPass(self.hud),
             self.tutorial,
@@ -205,6 +218,7 @@ class Renderer:
 
     def set_language(self, language: str) -> None:
         self.language = language
+        self.hud.follow_tag = self.follow_tag()
         self.hud.layout(self.width, self.height, language)
         self.player_hud.layout(self.width, self.height, language)
         self._refresh_hud_now()
@@ -231,27 +245,75 @@ class Renderer:
         self.hud.message(hud_text.message("hud_mode", lang, hud_text.label(f"hud_{self.hud_kind}", lang)))
         return self.hud_kind
 
+    # -- the followed drone --------------------------------------------------------------------
+    def follow_next(self, step: int = 1) -> int:
+        """F / the right stick's click: the cameras and the HUD follow the next drone in creation
+        order (the player's after the last); the HUD says which. Its entity."""
+        entity = follow_next(self.app, step)
+        self._now_following(entity)
+        return entity
+
+    def _now_following(self, entity: int) -> None:
+        """The cameras take the drone at once (no smoothing from the last one); the HUD reads it
+        from the next frame, names it when it is not the player's and says so."""
+        first = self.followed is None
+        self.followed = entity
+        self.frame.drone = None if entity == self.app.resource(Player).entity else entity
+        self.cameras.reset()
+        self.player_hud.follow(entity)
+        self.hud.set_follow_tag(self.follow_tag())
+        self.hud.refresh_soon()
+        self.player_hud.refresh_soon()
+        if not first:
+            tag = self.follow_tag()
+            self.hud.message(tag or hud_text.message("following_player", self.language))
+
+    def follow_tag(self) -> str:
+        """"FOLLOWING DRONE 2/3 (orange)" while another drone than the player's is followed, else ""."""
+        entity = self.followed
+        if entity is None or entity == self.app.resource(Player).entity:
+            return ""
+        index, count = position_in_fleet(self.app, entity)
+        colour = PALETTE_NAMES[self.fleet.colour_index(entity)][1 if self.language == "fr" else 0]
+        return hud_text.message("following", self.language, index, count, colour)
+
+    def followed_telemetry(self):
+        """The followed drone's telemetry record (the HUD's)."""
+        entity = self.followed
+        if entity is None or entity == self.app.resource(Player).entity:
+            return self.telemetry()
+        return telemetry_of(self.app, entity)
+
     # -- per frame -----------------------------------------------------------------------------
     def prepare(self, dt: float) -> None:
         """Read the components for this frame (the RENDER stage calls it after the ticks)."""
         self._follow_level()
         frame = self.frame
         frame.dt = dt
-        (body,) = drone_components(self.app, RigidBody)
-        frame.pose.interpolate(body, self.app.clock.alpha)
-        (collider,) = drone_components(self.app, Collider)
-        self.cameras.cameras["chase"].sense_ground(collider.height_above_ground_m,
-                                                   self.app.resource(AssistState).landing is not None,
+        app = self.app
+        entities = drones(app)
+        entity = followed_entity(app, entities)
+        if entity != self.followed:
+            self._now_following(entity)
+        alpha = app.clock.alpha
+        fleet = frame.fleet = self.fleet.update(app, alpha, dt, entity, entities)
+        if fleet.entities != self._tagged and self.followed != app.resource(Player).entity:
+            self._tagged = fleet.entities  # a drone came or went: "DRONE 2/3" may have changed
+            self.hud.set_follow_tag(self.follow_tag())
+        body, collider, assists = drone_components(app, RigidBody, Collider, AssistState, entity=entity)
+        frame.pose.interpolate(body, alpha)
+        self.cameras.cameras["chase"].sense_ground(collider.height_above_ground_m, assists.landing is not None,
                                                    float(body.velocity[2]))
+        self.cameras.cameras["top"].show_also(fleet.positions)
         self.cameras.update(dt, frame.pose.position, frame.pose.rotation)
         frame.camera_moved(self.cameras.active)
         for render_pass in self.passes:
             render_pass.prepare(frame)
         self.prepared = True
         if frame.show_hud:
-            self.hud.update(dt, self.telemetry, self._hud_context())
+            self.hud.update(dt, self.followed_telemetry, self._hud_context())
             if self.player_hud.visible:
-                self.player_hud.update(dt, self.telemetry, self._hud_context())
+                self.player_hud.update(dt, self.followed_telemetry, self._hud_context())
 
     def draw(self) -> None:
         """The last prepared frame: clear to the horizon, then every pass in order, each in its
@@ -285,8 +347,8 @@ class Renderer:
 
     def _refresh_hud_now(self) -> None:
         if self.prepared:
-            self.hud.refresh(self.telemetry(), self._hud_context())
-            self.player_hud.refresh(self.telemetry(), self._hud_context())
+            self.hud.refresh(self.followed_telemetry(), self._hud_context())
+            self.player_hud.refresh(self.followed_telemetry(), self._hud_context())
 
     def mission_distance(self, index: int) -> float | None:
         """Metres from the drone (as drawn) to waypoint `index` of the route, or None."""
@@ -309,6 +371,7 @@ class Renderer:
     def delete(self) -> None:
         for render_pass in self.passes:
             render_pass.delete()
+        self.drawing.delete()
         self.hud.delete()
         self.frame.lit.delete()
         self.frame.ui.delete()

@@ -397,3 +397,23 @@ def test_screenshot_command(tmp_path, capsys):
     assert main(["screenshot", "-o", str(out), "--size", "12x5"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["donify: --size: expected WIDTHxHEIGHT in pixels (320x240 to 7680x4320), got '12x5'"]
+
+
+def test_the_hud_speaks_of_the_players_drone_not_of_the_others(make_game):
+    from components import events
+    from systems.scene import Player
+
+    game = make_game()
+    settle(game, 2)
+    other = game.sim.add_drone(position=(3.0, -2.0, 0.0205))
+    player = game.app.resource(Player).entity
+    for event in (events.BatteryLow(0.15, other.entity), events.BatteryDepleted(other.entity),
+                  events.LandingRefused("no surface under the drone", other.entity),
+                  events.Impact(6.0, (1.0, 0.0, 0.0), 0.3, other.entity)):
+        game.app.emit(event)
+    game.frame(FRAME_S)
+    assert not game.renderer.hud.messages  # nothing said of a drone the player does not fly
+    game.app.emit(events.BatteryLow(0.15, player))
+    game.frame(FRAME_S)
+    lines = [m[0] for m in game.renderer.hud.messages]
+    assert len(lines) == 1 and "15" in lines[0]  # the player's own low battery is said

@@ -4,14 +4,15 @@ game/render/frame.py for the contract, game/render/renderer.py for the order the
 | module | draws |
 |---|---|
 | level.py | the level: ground and road, decals (markings, windows), solids (buildings, poles, pads) |
-| drone.py | the drone's body |
+| fleet.py | what the drone passes share: the instanced program, one instanced mesh per part per drone model |
+| drone.py | every drone's body (the followed one's from the chase camera only), one draw per model |
 | sky.py | the sky cap above the horizon |
-| props_and_shadow.py | the blob shadow, the propellers and their blur discs, in one batch |
-| landing_aid.py | the ring on the surface below the drone and the drop line to it |
-| trail.py | the drone's trail, a ribbon facing the camera |
+| props_and_shadow.py | every drone's blob shadow, propellers and blur discs, one instanced draw each |
+| landing_aid.py | the ring on the surface below the followed drone and the drop line to it |
+| trail.py | the followed drone's trail, a ribbon facing the camera |
 | route.py | the mission route |
 | rain.py | the rain streaks around the camera |
-| map_marker.py | the drone's arrow on the map |
+| map_marker.py | every drone's arrow on the map, in its colour |
 | hud.py | the HUD: its readout panels (cached in a texture), then the text around them |
 | player_hud.py | the player HUD's see-through panels (when it is the HUD in use) |
 | title.py | the title screen, over everything, while it is open |

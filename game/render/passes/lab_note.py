@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import math
 
-from components.flight import Controller, Rotors
+from components.flight import Airframe, Controller, Rotors
 from components.modes import Mode
 from flight.control.lab import hover_collective
 from game.render import hud_text as T
 from game.render.frame import SCREEN, Frame, Pass
 from game.render.hud import SHADE, YELLOW, Hud
 from game.render.text import UiLayer
-from systems.scene import SceneConfig, drone_components
+from systems.scene import drone_components
 from world.weather import Weather
 
 LAB_MODES = (Mode.ANGLE, Mode.ACRO)
@@ -43,11 +43,11 @@ class LabNotePass(Pass):
         self._shown: tuple | None = None
 
     def prepare(self, frame: Frame) -> None:
-        ctrl, rotors = drone_components(self.app, Controller, Rotors)
+        ctrl, rotors, airframe = drone_components(self.app, Controller, Rotors, Airframe, entity=frame.drone)
         hud = self.hud
         text = None
-        if ctrl.mode in LAB_MODES:
-            vehicle = self.app.resource(SceneConfig).vehicle
+        if ctrl.mode in LAB_MODES:  # the followed drone's
+            vehicle = airframe.vehicle
             hover = hover_collective(vehicle.physics, self.app.resource(Weather).density_kg_m3, rotors.health.tolist())
             reach = (rotors.max_speed_rad_s / vehicle.max_motor_speed_rad_s) ** 2
             text = lab_note(ctrl.mode, hover, hud.language, reach)

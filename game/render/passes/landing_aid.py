@@ -1,4 +1,4 @@
-"""The landing aid: a ring on the surface directly below the drone and a drop line from the
+"""The landing aid: a ring on the surface directly below the followed drone and a drop line from the
 drone down to it, so that the player sees where the drone would land and how high it is.
 
 Where: the collider's sensed support (`Collider.support_height_m`: the ground, a pad, a
@@ -81,7 +81,7 @@ class LandingAidPass(Pass):
         self.drop_count = 0
 
     def prepare(self, frame: Frame) -> None:
-        (collider,) = drone_components(self.app, Collider)
+        (collider,) = drone_components(self.app, Collider, entity=frame.drone)
         self.support_z = collider.support_height_m
         self.alpha = 0.0
         if self.support_z is None:

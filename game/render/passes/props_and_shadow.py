@@ -1,29 +1,25 @@
-"""The drone's blob shadow, its propellers at their angles and their blur discs: one batch.
+"""Every drone's blob shadow, its propellers at their angles and their blur discs.
 
-The vertices are placed in world space on the CPU each frame and drawn in one call (a draw
-call costs a software renderer more than these few hundred vertices do); each part's
-transparency is baked into its vertex alpha. The shadow lies on the surface detected under
-the drone, fading with height; it shows from every camera. The propellers show only where
-the body does (the chase camera): each turns by its own ω·dt, in its own direction, and
-blurs into a disc as it speeds up.
+Each part is one instanced draw per drone model (passes/fleet.py), whatever the number of
+drones: a copy per shadow, per propeller and per disc, its matrix and alpha computed for all
+drones at once (numpy). The shadow lies on the surface detected under its drone, fading with
+height; it shows from every camera. The followed drone's propellers show only where its body
+does (the chase camera); the other drones' from every camera. Each propeller turns by its own
+ω·dt, in its own direction (game/render/fleet.py keeps the angles), and blurs into a disc as
+it speeds up.
 """
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from pyglet import gl
 
-from components.flight import Rotors
-from components.world import Collider
 from game.render import transforms as tf
-from game.render.drone_model import DroneModel
-from game.render.frame import BLENDED, IDENTITY, LAYOUT, WHITE, Frame, Pass
-from game.render.gl import GpuMesh
+from game.render.fleet import FleetFrame
+from game.render.frame import BLENDED, Frame, Pass
+from game.render.passes.fleet import FleetDrawing, in_view, shown_bodies
 from game.render.passes.level import DECAL_OFFSET_UNITS
 from game.render.mesh import VERTEX_FLOATS, MeshBuilder, circle
-from systems.scene import drone_components
 
 BLUR_START_RPM = 2500.0  # below this the blades read as blades
 BLUR_FULL_RPM = 9000.0  # above this they read as a disc
@@ -35,65 +31,82 @@ SHADOW_LIFT_M = 0.002
 class PropsAndShadowPass(Pass):
     state = BLENDED
 
-    def __init__(self, app, drone: DroneModel) -> None:
-        self.app = app
-        self.drone = drone
-        self.prop_vertices = drone.prop.array()
-        self.blur_vertices = drone.blur.array()
-        self.shadow_vertices = soft_disc().array()
-        self.shadow_vertices[:, 6:9] = 0.0  # black: lit or not, it stays black
-        self.motor_frames = np.array([tf.translation(*centre) for centre in drone.prop_centres_m])
-        self.batch = GpuMesh(LAYOUT, capacity=4096, dynamic=True)
-        self.angles = [0.0, 0.0, 0.0, 0.0]  # rad, each propeller's
-        self.rpm = [0.0, 0.0, 0.0, 0.0]
-        self.support_z: float | None = None  # m, the surface under the drone (None: nothing)
+    def __init__(self, drawing: FleetDrawing) -> None:
+        self.drawing = drawing
+        self.fleet = FleetFrame()  # the last prepared frame's drones
 
     def prepare(self, frame: Frame) -> None:
-        rotors, collider = drone_components(self.app, Rotors, Collider)
-        tau = 2.0 * math.pi
-        for i, omega in enumerate(rotors.speed_rad_s):
-            self.angles[i] = (self.angles[i] + self.drone.spin[i] * omega * frame.dt) % tau
-            self.rpm[i] = omega * 60.0 / tau
-        self.support_z = collider.support_height_m
+        self.fleet = frame.fleet
+
+    @property
+    def angles(self) -> list[float]:
+        """The followed drone's propeller angles (rad), motor order."""
+        fleet = self.fleet
+        return fleet.angles[fleet.followed].tolist() if len(fleet) else [0.0, 0.0, 0.0, 0.0]
 
     def draw(self, frame: Frame) -> None:
-        vertices = self.vertices(frame)
-        if not len(vertices):
+        fleet = frame.fleet
+        if not (frame.show_drone and len(fleet)):
             return
-        self.batch.upload(vertices)
-        gl.glEnable(gl.GL_POLYGON_OFFSET_FILL)  # the shadow lies on a surface
-        gl.glPolygonOffset(-1.0, -2.0 * DECAL_OFFSET_UNITS)
-        frame.use(frame.lit)
-        frame.lit.material(IDENTITY, WHITE, unlit=0.0, two_sided=1.0)
-        self.batch.draw()
-        gl.glDisable(gl.GL_POLYGON_OFFSET_FILL)
+        program = self.drawing.use(frame)
+        program.material(unlit=0.0, two_sided=1.0)
+        view_projection = frame.view.view_projection
+        rows, models, alphas = shadows(fleet, self.drawing.fleet.models)
+        seen = in_view(view_projection, models[:, :3, 3], models[:, 0, 0])
+        rows, models, alphas = rows[seen], models[seen], alphas[seen]
+        if len(rows):
+            gl.glEnable(gl.GL_POLYGON_OFFSET_FILL)  # the shadows lie on a surface
+            gl.glPolygonOffset(-1.0, -2.0 * DECAL_OFFSET_UNITS)
+            self.drawing.draw("shadow", fleet, rows, models, white(alphas))
+            gl.glDisable(gl.GL_POLYGON_OFFSET_FILL)
+        shown = shown_bodies(fleet, frame.camera, view_projection)
+        if not len(shown):
+            return
+        motor_frames = np.array([[tf.translation(*c) for c in m.prop_centres_m] for m in self.drawing.fleet.models])
+        at_motors = fleet.models[shown][:, None] @ motor_frames[fleet.model_index[shown]]  # (k, 4, 4, 4)
+        angles = fleet.angles[shown]
+        c, s = np.cos(angles), np.sin(angles)
+        spins = np.zeros((*angles.shape, 4, 4))
+        spins[..., 0, 0], spins[..., 0, 1], spins[..., 1, 0], spins[..., 1, 1] = c, -s, s, c
+        spins[..., 2, 2] = spins[..., 3, 3] = 1.0
+        blur = smoothstep_array(BLUR_START_RPM, BLUR_FULL_RPM, fleet.rpm[shown])  # (k, 4)
+        each = np.repeat(shown, 4)  # a row per propeller: its drone's
+        self.drawing.draw("prop", fleet, each, (at_motors @ spins).reshape(-1, 4, 4),
+                          white((1.0 - 0.55 * blur).reshape(-1)))
+        spinning = blur.reshape(-1) > 0.0
+        self.drawing.draw("blur", fleet, each[spinning], at_motors.reshape(-1, 4, 4)[spinning],
+                          white(0.3 * blur.reshape(-1)[spinning]))
 
-    def vertices(self, frame: Frame) -> np.ndarray:
-        """World-space vertices: the shadow first, then blade and disc per motor."""
-        pose = frame.pose
-        parts = []
-        if frame.show_drone and self.support_z is not None:
-            height = max(0.0, float(pose.position[2]) - self.support_z)
-            alpha = SHADOW_ALPHA * max(0.0, 1.0 - height / SHADOW_FADE_M)
-            if alpha > 0.01:
-                radius = 0.5 * max(self.drone.envelope_m[:2]) * (1.0 + 0.12 * height)
-                m = tf.translation(pose.position[0], pose.position[1], self.support_z + SHADOW_LIFT_M) \
-                    @ tf.scaling(radius, radius, 1.0)
-                parts.extend(placed(self.shadow_vertices, m[None], [alpha]))
-        if frame.show_drone and frame.camera == "chase":
-            at_motors = pose.model @ self.motor_frames  # (4, 4, 4)
-            spins = np.array([tf.rotation_z(a) for a in self.angles])
-            blur = [smoothstep(BLUR_START_RPM, BLUR_FULL_RPM, rpm) for rpm in self.rpm]
-            blades = placed(self.prop_vertices, at_motors @ spins, [1.0 - 0.55 * b for b in blur])
-            discs = placed(self.blur_vertices, at_motors, [0.3 * b for b in blur])
-            for i in range(len(blades)):
-                parts.append(blades[i])
-                if blur[i] > 0.0:
-                    parts.append(discs[i])
-        return np.concatenate(parts) if parts else np.zeros((0, VERTEX_FLOATS), np.float32)
 
-    def delete(self) -> None:
-        self.batch.delete()
+def shadows(fleet: FleetFrame, models) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(rows, (k, 4, 4) matrices of the unit soft disc, alphas) of the shadows seen: on the
+    surface under each drone that has one, radius half the envelope's larger side growing 12 %
+    a metre of height, alpha `SHADOW_ALPHA` fading to nothing at `SHADOW_FADE_M`."""
+    support = fleet.support_z
+    has = ~np.isnan(support)
+    height = np.maximum(0.0, fleet.positions[:, 2] - np.where(has, support, 0.0))
+    alpha = SHADOW_ALPHA * np.maximum(0.0, 1.0 - height / SHADOW_FADE_M)
+    rows = np.nonzero(has & (alpha > 0.01))[0]
+    half = np.array([0.5 * max(m.envelope_m[:2]) for m in models])[fleet.model_index[rows]]
+    radius = half * (1.0 + 0.12 * height[rows])
+    matrices = np.zeros((len(rows), 4, 4))
+    matrices[:, 0, 0] = matrices[:, 1, 1] = radius
+    matrices[:, 2, 2] = matrices[:, 3, 3] = 1.0
+    matrices[:, :2, 3] = fleet.positions[rows, :2]
+    matrices[:, 2, 3] = support[rows] + SHADOW_LIFT_M
+    return rows, matrices, alpha[rows]
+
+
+def white(alphas: np.ndarray) -> np.ndarray:
+    """(k, 4) tints: the vertex colours as they are, alpha scaled."""
+    tints = np.ones((len(alphas), 4))
+    tints[:, 3] = alphas
+    return tints
+
+
+def smoothstep_array(edge0: float, edge1: float, x: np.ndarray) -> np.ndarray:
+    t = np.clip((np.asarray(x, dtype=float) - edge0) / (edge1 - edge0), 0.0, 1.0)
+    return t * t * (3.0 - 2.0 * t)
 
 
 def smoothstep(edge0: float, edge1: float, x: float) -> float:
@@ -134,4 +147,13 @@ def soft_disc() -> MeshBuilder:
         data.append(chunk)
     builder = MeshBuilder()
     builder.vertices(np.concatenate(data))
+    return builder
+
+
+def shadow_disc() -> MeshBuilder:
+    """The blob shadow: `soft_disc` in black (lit or not, it stays black)."""
+    data = soft_disc().array().copy()
+    data[:, 6:9] = 0.0
+    builder = MeshBuilder()
+    builder.vertices(data)
     return builder

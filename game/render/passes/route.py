@@ -33,7 +33,7 @@ class RoutePass(Pass):
         self.points = level.meshes.route_m
 
     def prepare(self, frame: Frame) -> None:
-        self.shown = len(self.points) >= 2 and (frame.camera == "top" or self._mission_active())
+        self.shown = len(self.points) >= 2 and (frame.camera == "top" or self._mission_active(frame))
         if self.shown:
             self.line.upload(ribbon_vertices(np.array(self.points, dtype=float), frame.view, frame.fb_height,
                                              ROUTE_WIDTH_PX, ROUTE_COLOUR, ROUTE_ALPHA))
@@ -45,13 +45,14 @@ class RoutePass(Pass):
         return None
 
     def draw(self, frame: Frame) -> None:
-        if self.shown and (frame.camera == "top" or self._mission_active()):
+        if self.shown and (frame.camera == "top" or self._mission_active(frame)):
             frame.use(frame.lit)
             frame.lit.material(IDENTITY, WHITE, unlit=1.0)
             self.line.draw(gl.GL_TRIANGLE_STRIP)
 
-    def _mission_active(self) -> bool:
-        (ctrl,) = drone_components(self.app, Controller)
+    def _mission_active(self, frame: Frame) -> bool:
+        """The followed drone flies the mission."""
+        (ctrl,) = drone_components(self.app, Controller, entity=frame.drone)
         return ctrl.mode == "mission"
 
     def delete(self) -> None:

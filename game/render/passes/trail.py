@@ -1,4 +1,4 @@
-"""The drone's trail (systems/trail.py records it): a ribbon `TRAIL_WIDTH_PX` pixels wide facing
+"""The followed drone's trail (systems/trail.py records it): a ribbon `TRAIL_WIDTH_PX` pixels wide facing
 the camera (game/render/ribbon.py; a GL line would be a one-pixel thread), fading from its
 oldest point to its newest. The points are converted when one was added or dropped; the
 ribbon is rebuilt around them each frame, since it faces the moving camera."""
@@ -31,7 +31,7 @@ class TrailPass(Pass):
         self.count = 0  # vertices in `ribbon`
 
     def prepare(self, frame: Frame) -> None:
-        (trail,) = drone_components(self.app, Trail)
+        (trail,) = drone_components(self.app, Trail, entity=frame.drone)
         points = trail.points
         key = (len(points), points[-1], points[0]) if points else ()
         if key != self.uploaded:
