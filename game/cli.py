@@ -73,7 +73,8 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--seconds", type=float, default=None, help="simulated seconds per run (default 60; 10 with --drones)")
     bench.add_argument("--render", action="store_true", help="also measure frame times of the window (headless EGL)")
     bench.add_argument("--drones", metavar="N,N,…", help="instead: many drones, e.g. 1,10,100 — µs per drone-tick and "
-                       "× realtime in the lab world and the street (default 10 s per run)")
+                       "× realtime in the lab world and the street (default 10 s per run); with --render: the "
+                       "window's frame time with that many drones")
 
     shot = sub.add_parser("screenshot", help="fly a short flight and save a picture of the game (works headless)")
     shot.add_argument("-o", "--output", default="donify-screenshot.png", metavar="OUT.png",
@@ -84,6 +85,20 @@ def _parser() -> argparse.ArgumentParser:
     shot.add_argument("--seconds", type=float, default=5.0, help="seconds of cruise before the picture (default 5)")
     shot.add_argument("--language", default="en", help="HUD language: en or fr (default: en)")
     shot.add_argument("--hud", default="player", help="player or engineering (default: player)")
+
+    tello = sub.add_parser("tello", help="fly Donify's drones from Python over the Tello SDK (DJITelloPy); "
+                                         "README: Flying Donify from Python")
+    tello.add_argument("--level", default="street", help="level name or path (default: street)")
+    tello.add_argument("--host", default="127.0.0.1",
+                       help="the first drone's IPv4 address to listen on (default: 127.0.0.1, loopback only)")
+    tello.add_argument("--port", default="8889", metavar="PORT",
+                       help="UDP port of the first drone's SDK endpoint (default 8889; on loopback the next "
+                            "drones take the next ports)")
+    tello.add_argument("--drones", default="1", metavar="N", help="drones, each with its own endpoint (default 1)")
+    tello.add_argument("--headless", action="store_true", help="no window, even where there is a display")
+    tello.add_argument("--video", action=argparse.BooleanOptionalAction, default=True,
+                       help="send the front camera as H.264 after streamon (default on; needs donify[tello])")
+    _mod_arguments(tello)
 
     settings = sub.add_parser("settings", help="say where the settings file is, whether it exists, and check it "
                                                "(exit 1 if it has problems)")
@@ -127,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         return 141  # 128 + SIGPIPE, what a shell reports for a tool stopped by a closed pipe
 
 
-FLYING_COMMANDS = (None, "play", "demo", "fly", "replay", "bench", "screenshot")
+FLYING_COMMANDS = (None, "play", "demo", "fly", "replay", "bench", "screenshot", "tello")
 COMPILE_NOTICE = "donify: compiling the flight code (first run only, ~15 s)…"
 
 
@@ -193,11 +208,20 @@ def _main(argv: list[str] | None) -> int:
             from game.screenshot import run_screenshot  # noqa: PLC0415
             return run_screenshot(args.output, args.level, args.camera, args.size, args.seconds, args.language,
                                   hud=args.hud)
+        if args.command == "tello":
+            from game.tello.run import run_tello  # noqa: PLC0415
+            port, drones = _integer("tello: --port", args.port), _integer("tello: --drones", args.drones)
+            return run_tello(args.level, args.host, port, drones, args.headless, args.video,
+                             plugins=_find_mods(args.mods, args.strict_mods), strict_mods=args.strict_mods)
         if args.command == "bench":
             from game.bench import run_bench
             seconds = args.seconds if args.seconds is not None else 60.0 if args.drones is None else 10.0
             if args.runs < 1 or not seconds > 0:
                 raise UsageError("bench: expected --runs ≥ 1 and --seconds > 0")
+            if args.drones is not None and args.render:  # the window's frame with that many drones
+                from game.render_bench import run_fleet_render_bench  # noqa: PLC0415
+                run_fleet_render_bench(_drone_counts(args.drones), runs=args.runs)
+                return 0
             if args.drones is not None:
                 from game.fleet_bench import run_fleet_bench  # noqa: PLC0415
                 return run_fleet_bench(_drone_counts(args.drones), runs=args.runs, seconds=seconds)
@@ -270,14 +294,26 @@ def _drone_counts(text: str) -> list[int]:
     return counts
 
 
+def _integer(name: str, text: str) -> int:
+    """A whole number from the command line, else UsageError naming the option."""
+    try:
+        return int(text)
+    except ValueError:
+        raise UsageError(f"{name}: expected a whole number, got {text!r}") from None
+
+
 def _check_levels(files: list[str]) -> int:
     """Validate each level; every problem on stderr as one located line. 0 all valid, 1 not."""
     from world.level_file import load_level  # noqa: PLC0415
+    from game.traffic import route_problems  # noqa: PLC0415
 
     bad = 0
     for name in files:
         try:
             level = load_level(name)
+            routes = route_problems(level)  # the traffic's flight scripts (game.traffic)
+            if routes:
+                raise DataFileError(routes)
         except DataFileError as exc:
             bad += 1
             for line in exc.lines:
@@ -286,7 +322,8 @@ def _check_levels(files: list[str]) -> int:
         counts = ((len(level.boxes), "box", "boxes"), (len(level.cylinders), "cylinder", None),
                   (len(level.pads), "pad", None), (len(level.platforms), "platform", None),
                   (len(level.mission.waypoints) if level.mission else 0, "waypoint", None),
-                  (len(level.courses), "course", None))
+                  (len(level.courses), "course", None), (len(level.spawns), "spawn", None),
+                  (len(level.traffic), "traffic drone", None))
         print(f"{level.source}: ok: {level.name!r}, " + ", ".join(counted(*c) for c in counts))
     return 1 if bad else 0
 

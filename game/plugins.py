@@ -46,6 +46,7 @@ from systems.modes import FlightModesPlugin
 from systems.pilot_input import PilotInputPlugin
 from systems.restart import RestartPlugin
 from systems.scene import Player
+from systems.sdk_flight import SdkFlightPlugin
 from systems.trail import TrailPlugin
 from systems.traffic import TrafficPlugin
 from game.traffic import level_routes
@@ -64,7 +65,7 @@ def default_plugins() -> list[Plugin]:
     written the way a mod is."""
     return [PilotInputPlugin(), MenuPlugin(), FlightModesPlugin(), RestartPlugin(), ManualFlightPlugin(),
             ControlPlugin(), DynamicsPlugin(), BatteryEventsPlugin(), LevelPlugin(), AssistPlugin(), CrashPlugin(),
-            TrailPlugin(), WeatherPlugin(), TutorialPlugin(), CoursePlugin(), TrafficPlugin(level_routes)]
+            TrailPlugin(), WeatherPlugin(), TutorialPlugin(), CoursePlugin(), SdkFlightPlugin(), TrafficPlugin(level_routes)]
 
 
 # -- mods -----------------------------------------------------------------------------------

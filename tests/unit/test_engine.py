@@ -252,6 +252,7 @@ def test_the_game_declares_its_assist_order():
 
     with Simulation(level=None) as sim:
         assist = [name for stage, name in sim.app.systems() if stage is Stage.ASSIST]
-        # the pilot's setpoints, then the assists (which may hand back), then the crash rule's
-        # motor cut, which must see what both asked for
-        assert assist == ["ApplyManualSetpoints", "RunAssists", "KeepCrashedMotorsOff"]
+        # the pilot's setpoints, then the assists (which may hand back), then the Tello SDK's
+        # setpoints (a take-off hands over to them), then the crash rule's motor cut, which
+        # must see what they all asked for
+        assert assist == ["ApplyManualSetpoints", "RunAssists", "FlySdkCommands", "KeepCrashedMotorsOff"]

@@ -1,0 +1,1 @@
+"""The Tello SDK server: `donify tello` (game/tello/server.py), its protocol and helpers."""
