@@ -144,12 +144,22 @@ def _level_cruise(level, y_m: float, seconds: float, collision_only: bool) -> tu
         sim.close()
 
 
+def _street_alone():
+    """The street without its traffic: one drone, the figure the targets were set for."""
+    from world.level_file import load_level  # noqa: PLC0415
+    return load_level("street").model_copy(update={"traffic": []})
+
+
 def street_cruise(seconds: float) -> tuple[float, int]:
+    return _level_cruise(_street_alone(), 0.0, seconds, collision_only=False)
+
+
+def street_with_traffic(seconds: float) -> tuple[float, int]:
     return _level_cruise("street", 0.0, seconds, collision_only=False)
 
 
 def street_collision(seconds: float) -> tuple[float, int]:
-    return _level_cruise("street", 0.0, seconds, collision_only=True)
+    return _level_cruise(_street_alone(), 0.0, seconds, collision_only=True)
 
 
 def boxes_cruise(seconds: float) -> tuple[float, int]:
@@ -163,6 +173,7 @@ def boxes_collision(seconds: float) -> tuple[float, int]:
 BENCHES += [
     ("cruise 8 m/s at 3 m, street level (whole sim)", street_cruise, 150.0),
     ("  its COLLISION stage alone (x = sim s / stage s)", street_collision, None),
+    ("  the same with the street's traffic (3 AI drones)", street_with_traffic, None),
     ("cruise 8 m/s at 3 m, 1000-box level (whole sim)", boxes_cruise, 150.0),
     ("  its COLLISION stage alone (x = sim s / stage s)", boxes_collision, None),
 ]

@@ -5,7 +5,7 @@ For each count N, N drones fly the stabilised controller through the whole App (
 
 - **lab**: the empty world, drones on a 10 m grid at 100 m, cruising at 8 m/s (MotorPower 1,
   a stick flick), the direction flipped every 20 s;
-- **street**: the street level, drones in lanes between the buildings (y −3 … 3 m, z 2 … 11 m,
+- **street**: the street level (without its traffic), drones in lanes between the buildings (y −3 … 3 m, z 2 … 11 m,
   1.5 m apart along x), cruising along the street the same way, so they meet the level's
   solids as a player does and never each other.
 
@@ -20,6 +20,7 @@ import statistics
 import time
 
 from game.simulation import Simulation
+from world.level_file import load_level
 
 FRAME_S = 1.0 / 60.0
 FLIP_FRAMES = 1200  # every 20 s the drones turn back
@@ -34,7 +35,9 @@ def _lab(n: int) -> Simulation:
 
 def _street(n: int) -> Simulation:
     lanes = [(y, z) for z in (2.0, 5.0, 8.0, 11.0) for y in (-3.0, -1.0, 1.0, 3.0)]
-    sim = Simulation("street", position=(2.0, lanes[0][0], lanes[0][1]))
+    street = load_level("street")
+    street = street.model_copy(update={"traffic": []})  # N drones exactly: the level's traffic stays home
+    sim = Simulation(street, position=(2.0, lanes[0][0], lanes[0][1]))
     for i in range(1, n):
         y, z = lanes[i % len(lanes)]
         sim.add_drone(position=(2.0 + 1.5 * (i // len(lanes)), y, z))

@@ -4,7 +4,9 @@ The simulation is deterministic — the same inputs and seed give bit-identical 
 flight is its inputs: how the Simulation was made (level, seed, weather, spawn, vehicle), then
 per frame the virtual pad as the INPUT stage read it and the frame's length, and the headless
 verbs called between frames (`select`, `set_mode`, `reset`, `set_weather`, `apply_level` — a
-level loaded in place, by name or path and content hash). A `Recorder`
+level loaded in place, by name or path and content hash — and `add_drone`: a drone added where it
+was put; what flies it afterwards from outside, a Tello SDK client or a script on its own pad,
+is not the player's input and is not recorded). A `Recorder`
 attached to a Simulation notes them as they happen (`sim.record()`); `replay()` makes the same
 Simulation and plays them back.
 
@@ -45,7 +47,7 @@ from world.level import Level
 
 FORMAT = "donify-replay"
 FORMAT_VERSION = 1
-VERBS = ("select", "set_mode", "reset", "set_weather", "apply_level")  # the Simulation calls a replay carries
+VERBS = ("select", "set_mode", "reset", "set_weather", "apply_level", "add_drone")  # the Simulation calls a replay carries
 MAX_FILE_BYTES = 200 * 1024 * 1024  # compressed; a 10-minute flight is well under 1 MB
 
 

@@ -26,6 +26,8 @@ import math
 from pathlib import Path
 from typing import Iterable
 
+import esper
+
 from components.flight import Battery, Controller, RigidBody, Rotors
 from components.pilot import Pad
 from components.world import Collider, Trail
@@ -172,9 +174,6 @@ class Simulation:
             yaw_deg: heading, degrees counter-clockwise from world X.
             vehicle: a vehicle file path or a loaded `Vehicle` (default: this Simulation's).
         """
-        if self._recorder is not None:
-            raise ValueError("add_drone(): a replay records the player's drone alone; add drones before recording "
-                             "is not possible either — fly them without recording")
         if position is None:
             position = self._free_spawn()
         position = _check_vector("position", position)
@@ -184,7 +183,10 @@ class Simulation:
             vehicle = self.vehicle
         elif not isinstance(vehicle, Vehicle):
             vehicle = load_vehicle(vehicle)
-        return self._handle(spawn_drone(self.app, self.config, position, math.radians(yaw_deg), vehicle))
+        drone = self._handle(spawn_drone(self.app, self.config, position, math.radians(yaw_deg), vehicle))
+        self._note("add_drone", position=list(position), yaw_deg=float(yaw_deg),
+                   vehicle=None if vehicle is self.vehicle else vehicle.source)
+        return drone
 
     def remove_drone(self, drone: "Drone") -> None:
         """Take a drone out of the world (any but the player's)."""
@@ -200,7 +202,11 @@ class Simulation:
     def drones(self) -> list["Drone"]:
         """Every drone in the world, in creation order: the player's first, then those added
         (`add_drone`) and those the level brought (its traffic)."""
-        return [self._handle(entity) for entity in drone_entities(self.app)]
+        entities = drone_entities(self.app)
+        if len(entities) != len(self._handles) or any(e not in self._handles for e in entities):
+            for gone in set(self._handles) - set(entities):  # taken out by the game (a level's traffic)
+                self._handles.pop(gone)._removed = True
+        return [self._handle(entity) for entity in entities]
 
     def _handle(self, entity: int) -> "Drone":
         handle = self._handles.get(entity)
@@ -302,9 +308,13 @@ class Drone:
         return self.entity == self._alive().resource(Player).entity
 
     def _alive(self) -> App:
+        app = self._sim.app
+        if not self._removed:
+            app.activate()
+            self._removed = not esper.entity_exists(self.entity)  # the game may take one out (traffic)
         if self._removed:
             raise ValueError(f"drone {self.entity} was removed from the simulation")
-        return self._sim.app
+        return app
 
     def telemetry(self) -> Telemetry:
         return drone_telemetry(self._alive(), self.entity)

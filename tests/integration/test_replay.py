@@ -193,3 +193,44 @@ def test_recording_starts_before_the_first_frame():
         sim.step()
         with pytest.raises(ValueError, match="before the first frame"):
             sim.record()
+
+
+def _cruise_into_a_drone(sim, obstacle: bool) -> list[dict]:
+    """Climb, cruise forward at 4 m/s; once 4 m along, a drone (motors off) is put 0.3 m ahead
+    at the same height, if `obstacle`: the player reaches it before it has fallen away."""
+    sim.pad.rt = 1.0
+    sim.run(1.0)
+    sim.pad.rt = 0.0
+    sim.pad.press("Y")
+    sim.run(0.5)
+    sim.pad.release("Y")
+    sim.pad.left = (0.0, 1.0)
+    sim.step()
+    sim.pad.left = (0.0, 0.0)
+    while sim.telemetry().position[0] < 4.0:
+        sim.step()
+    if obstacle:
+        x, y, z = sim.telemetry().position
+        sim.add_drone(position=(x + 0.3, y, z), yaw_deg=180.0)
+    flown = []
+    for _ in range(60):
+        sim.step()
+        flown.append(sim.telemetry().as_dict())
+    return flown
+
+
+def test_drones_added_while_recording_are_added_again_by_the_replay(tmp_path):
+    """A drone put in the player's way is part of the flight: the player runs into it, and the
+    replay (which adds it again at the same place) runs into it the same way, to the bit."""
+    with Simulation("street", seed=4) as sim:
+        recorder = sim.record()
+        flown = _cruise_into_a_drone(sim, obstacle=True)
+    with Simulation("street", seed=4) as sim:
+        unobstructed = _cruise_into_a_drone(sim, obstacle=False)
+    assert flown[-1]["position"] != unobstructed[-1]["position"]  # the drone in the way mattered
+    path = tmp_path / "drones.replay"
+    recorder.recording.save(path)
+    telemetry = tmp_path / "drones.jsonl"
+    fly_replay(path, telemetry=telemetry)
+    again = [json.loads(line) for line in lines(telemetry)]
+    assert again[-60:] == flown
