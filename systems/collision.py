@@ -70,21 +70,28 @@ class ResolveContacts(esper.Processor):
         self._struck.clear()
         body, size, mass, results = self._columns
         geometry, params = self._geometry, self._packed_params
+        level = self._has_surfaces or self._cleared != store.version
+        self._cleared = store.version  # the empty world: one pass after a change leaves every row clear
         for b, block in enumerate(store.blocks):
             rows = store.rows(b)
-            if not rows.shape[0]:
-                continue
-            noted = resolve_level_contacts(block, rows, body, size, results, geometry, params, dt)
-            noted += resolve_drone_contacts(block, rows, body, size, mass, results, params, dt)
+            n = rows.shape[0]
+            noted = resolve_level_contacts(block, rows, body, size, results, geometry, params, dt) if level and n else 0
+            if n > 1:
+                noted += resolve_drone_contacts(block, rows, body, size, mass, results, params, dt)
             if noted:
                 self._announce(b, block, rows, results)
         self._just_placed.clear()
+
+    _has_surfaces = True  # the level has a ground or a solid (else there is nothing to meet)
+    _cleared = -1  # the store version the empty world's results were last cleared at
 
     def _new_geometry(self) -> None:
         """The level changed (start, hot reload): pack its solids; colliders name them anew."""
         self._version = self.active.version
         geometry = self.active.geometry
         self._geometry = pack_geometry(geometry)
+        self._has_surfaces = geometry.ground_z_m is not None or bool(geometry.boxes or geometry.cylinders)
+        self._cleared = -1
         ids = geometry.solid_ids
         for _, col in esper.get_component(Collider):
             col.solid_ids = ids

@@ -203,3 +203,14 @@ def test_position_none_takes_the_levels_next_free_spawn_point():
             assert d.telemetry().position == pytest.approx(point)
         with pytest.raises(ValueError, match="no free spawn point"):
             sim.add_drone()
+
+
+def test_leaving_a_level_for_the_empty_world_clears_every_drones_contacts():
+    with Simulation("street") as sim:
+        other = sim.add_drone(position=(3.0, -2.0, 0.0205))
+        sim.run(0.2)
+        assert sim.telemetry().contact and other.telemetry().contact  # both resting on something
+        sim.apply_level(None)
+        sim.step()
+        for t in (sim.telemetry(), other.telemetry()):
+            assert not t.contact and t.height_above_ground is None  # nothing under them any more
