@@ -42,7 +42,9 @@ else
   exit 1
 fi
 
-debs=(libgl1 libegl1 libgl1-mesa-dri libegl-mesa0 libfreetype6 libfontconfig1 fonts-dejavu-core)
+# GL/EGL and fonts for the window and its headless tests; glib for OpenCV (DJITelloPy's, in the tests);
+# iproute2 for the Tello network-namespace recipe (scripts/tello-netns.sh)
+debs=(libgl1 libegl1 libgl1-mesa-dri libegl-mesa0 libfreetype6 libfontconfig1 fonts-dejavu-core libglib2.0-0 iproute2)
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then
   installed="$(dpkg-query -W -f='${Package} ${Status}\n' "${debs[@]}" 2>/dev/null || true)"

@@ -45,7 +45,7 @@ case "$ACTION" in
     case "$DRONES" in ''|*[!0-9]*) die "up: --drones: expected a whole number from 1 to 16, got '$DRONES'" ;; esac
     [ "$DRONES" -ge 1 ] && [ "$DRONES" -le 16 ] || die "up: --drones: expected 1 to 16, got $DRONES"
     if ! ip netns list | grep -qw "$NS"; then
-      ip netns add "$NS"
+      ip netns add "$NS" 2>/dev/null || die "up: could not make the network namespace $NS (needs CAP_NET_ADMIN: root on the host, or a privileged container)"
       ip link add "$HOST_IF" type veth peer name "$DRONE_IF"
       ip link set "$DRONE_IF" netns "$NS"
       ip addr add "$SUBNET.2/24" dev "$HOST_IF"

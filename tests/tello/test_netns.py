@@ -9,6 +9,7 @@ its process's lifetime (this module runs before the ones that fly DJITelloPy in-
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -38,7 +39,14 @@ def _script(*args, **kwargs):
 
 
 def _root_with_netns() -> bool:
-    return os.geteuid() == 0 and subprocess.run(["ip", "netns", "list"], capture_output=True).returncode == 0
+    """Root, the ip command, and the right to make a namespace (a container may refuse it)."""
+    if os.geteuid() != 0 or shutil.which("ip") is None:
+        return False
+    probe = "donify-probe"
+    if subprocess.run(["ip", "netns", "add", probe], capture_output=True).returncode != 0:
+        return False
+    subprocess.run(["ip", "netns", "del", probe], capture_output=True)
+    return True
 
 
 def test_the_script_refuses_bad_usage_in_one_line():
