@@ -249,3 +249,26 @@ class Pass:
 
     def delete(self) -> None:
         pass
+
+
+def draw_world(frame: Frame, passes, lighting: Lighting, front_face: int = gl.GL_CCW) -> None:
+    """The world as a camera sees it — the window's view, a drone's front camera: clear to the
+    horizon colour, then every pass in order, each in its GL state. `front_face`: GL_CW for a
+    picture drawn upside down (read back top row first)."""
+    horizon = rgb(lighting.sky_horizon)  # the sky below the sky cap (passes/sky.py)
+    gl.glClearColor(horizon[0], horizon[1], horizon[2], 1.0)
+    gl.glDepthMask(gl.GL_TRUE)
+    gl.glClear(gl.GL_COLOR_BUFFER_BIT | gl.GL_DEPTH_BUFFER_BIT)
+    gl.glFrontFace(front_face)
+    frame.forget_program()
+    frame.use(frame.lit)
+    frame.lit.light(frame.view, lighting, frame.camera)
+    state: GlState | None = None
+    for render_pass in passes:
+        if render_pass.state is not state:
+            render_pass.state.apply(state)
+            state = render_pass.state
+        render_pass.draw(frame)
+    gl.glBindVertexArray(0)
+    gl.glDisable(gl.GL_BLEND)
+    gl.glFrontFace(gl.GL_CCW)

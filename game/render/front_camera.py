@@ -35,7 +35,7 @@ from components.flight import RigidBody
 from game.render.camera import FirstPersonCamera, View
 from game.render.drone_model import DroneModel, build_drone
 from game.render.fleet import Fleet
-from game.render.frame import DrawnLevel, Frame, GlState, LitProgram, Pass, Program
+from game.render.frame import DrawnLevel, Frame, LitProgram, Pass, Program, draw_world
 from game.render.level_model import build_level, ground_grid, rgb
 from game.render.passes.drone import DronePass
 from game.render.passes.fleet import FleetDrawing
@@ -157,23 +157,7 @@ class FrontCamera:
         frame = self.frame
         self.target.bind()
         lighting = rain_lighting(self.drawn_level.lighting, self.app.resource(Weather).rain_mm_h)
-        horizon = rgb(lighting.sky_horizon)
-        gl.glClearColor(horizon[0], horizon[1], horizon[2], 1.0)
-        gl.glDepthMask(gl.GL_TRUE)
-        gl.glClear(gl.GL_COLOR_BUFFER_BIT | gl.GL_DEPTH_BUFFER_BIT)
-        gl.glFrontFace(gl.GL_CW)  # drawn upside down (`_look`): front faces wind clockwise
-        frame.forget_program()
-        frame.use(frame.lit)
-        frame.lit.light(frame.view, lighting, frame.camera)
-        state: GlState | None = None
-        for render_pass in self.passes:
-            if render_pass.state is not state:
-                render_pass.state.apply(state)
-                state = render_pass.state
-            render_pass.draw(frame)
-        gl.glBindVertexArray(0)
-        gl.glDisable(gl.GL_BLEND)
-        gl.glFrontFace(gl.GL_CCW)
+        draw_world(frame, self.passes, lighting, gl.GL_CW)  # drawn upside down (`_look`): front faces wind clockwise
 
     def read(self) -> np.ndarray:
         """The drawn picture, a new (height, width, 3) RGB array, top row first (waits for the

@@ -42,7 +42,7 @@ from game.render.camera import CameraRig, ChaseCamera, FirstPersonCamera, MapCam
 from game.render.drone_model import build_drone
 from game.render.fleet import PALETTE_NAMES, Fleet
 from game.render.follow import follow_next, followed_entity, followed_resource, position_in_fleet, telemetry_of
-from game.render.frame import DrawnLevel, Frame, GlState, LitProgram, Pass, Program
+from game.render.frame import DrawnLevel, Frame, LitProgram, Pass, Program, draw_world
 from game.render.gl import read_pixels
 from game.render.hud import Hud, HudContext
 from game.render.level_model import LevelMeshes, build_level, ground_grid, rgb
@@ -324,22 +324,7 @@ class Renderer:
         frame.camera_moved(self.cameras.active)  # switched, or the window resized, since `prepare`
         lighting = rain_lighting(self.drawn_level.lighting, self.app.resource(Weather).rain_mm_h)
         gl.glViewport(0, 0, frame.fb_width, frame.fb_height)
-        horizon = rgb(lighting.sky_horizon)  # the sky below the sky cap (passes/sky.py)
-        gl.glClearColor(horizon[0], horizon[1], horizon[2], 1.0)
-        gl.glDepthMask(gl.GL_TRUE)
-        gl.glClear(gl.GL_COLOR_BUFFER_BIT | gl.GL_DEPTH_BUFFER_BIT)
-        gl.glFrontFace(gl.GL_CCW)
-        frame.forget_program()
-        frame.use(frame.lit)
-        frame.lit.light(frame.view, lighting, frame.camera)
-        state: GlState | None = None
-        for render_pass in self.passes:
-            if render_pass.state is not state:
-                render_pass.state.apply(state)
-                state = render_pass.state
-            render_pass.draw(frame)
-        gl.glBindVertexArray(0)
-        gl.glDisable(gl.GL_BLEND)
+        draw_world(frame, self.passes, lighting)
 
     def _hud_context(self) -> HudContext:
         return HudContext(camera=self.cameras.active, weather=self.app.resource(Weather),
