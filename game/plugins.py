@@ -28,6 +28,7 @@ import platformdirs
 
 from components import events
 from components.flight import Battery, ExternalWrench, RigidBody, Rotors
+from components.world import FleetRow
 from engine.app import App, Plugin
 from engine.datafile import check_regular_file
 from engine.mods import ModError, ModPolicy  # noqa: F401 (ModError: mods catch it from here)
@@ -45,7 +46,7 @@ from systems.menu import MenuPlugin
 from systems.modes import FlightModesPlugin
 from systems.pilot_input import PilotInputPlugin
 from systems.restart import RestartPlugin
-from systems.scene import Player
+from systems.scene import Player, fleet_store
 from systems.sdk_flight import SdkFlightPlugin
 from systems.trail import TrailPlugin
 from systems.traffic import TrafficPlugin
@@ -148,62 +149,98 @@ def discover_mods(mods_dir: Path | None = None, strict: bool = False,
 
 
 @njit
-def _copy3(a, b, c, to_a, to_b, to_c):
-    to_a[:] = a
-    to_b[:] = b
-    to_c[:] = c
+def _copy_rows(block, rows, c0, c1, saved):
+    """saved[r, :] = block[r, c0:c1] for the rows listed (a snapshot of those columns)."""
+    for k in range(rows.shape[0]):
+        r = rows[k]
+        for c in range(c0, c1):
+            saved[r, c - c0] = block[r, c]
 
 
 @njit
-def _all_finite3(a, b, c) -> bool:
-    for values in (a, b, c):
-        for v in values:
-            if not math.isfinite(v):
-                return False
-    return True
+def _restore_rows(block, rows, c0, c1, saved):
+    for k in range(rows.shape[0]):
+        r = rows[k]
+        for c in range(c0, c1):
+            block[r, c] = saved[r, c - c0]
+
+
+@njit
+def _first_non_finite(block, rows, c0, c1):
+    """(row, column) of the first non-finite value in the rows' columns c0:c1, else (-1, -1)."""
+    for k in range(rows.shape[0]):
+        r = rows[k]
+        for c in range(c0, c1):
+            if not math.isfinite(block[r, c]):
+                return r, c
+    return -1, -1
 
 
 class DroneStateGuard:
-    """The drone's core physical state — RigidBody, Rotors and Battery, each one flat float64
-    array, and the ExternalWrench a physics mod may give it — as the state mod code must leave
-    finite: copied before a mod's system or handler runs, checked after, put back if any value
-    went NaN or ±inf. (A NaN force would reach the body at the next integration, outside the
-    mod's call, where nobody could say whose it was.)
+    """Every drone's core physical state — RigidBody, Rotors and Battery, side by side in its
+    FleetStore row (components/fleet.py), and any ExternalWrench a physics mod gave one — as the
+    state mod code must leave finite: copied before a mod's system or handler runs, checked
+    after, put back if any value went NaN or ±inf. (A NaN force would reach the body at the
+    next integration, outside the mod's call, where nobody could say whose it was.)
 
     It runs around every call of mod code (a fixed-stage mod system: every tick), so the copy
-    and the check are compiled: about a microsecond for both, where six numpy calls cost
-    several times that in call overhead alone."""
+    and the check are compiled, one call per block of drones: about a microsecond for one
+    drone, a few for a hundred."""
 
-    KINDS = (RigidBody, Rotors, Battery)
+    KINDS = (RigidBody, Rotors, Battery)  # their columns are contiguous in a row: body … battery
 
     def __init__(self, app: App) -> None:
-        app.activate()
-        self.entity = app.resource(Player).entity
-        # the components live as long as the drone (Restart rewrites them in place)
-        self.components = [esper.component_for_entity(self.entity, kind) for kind in self.KINDS]
-        self.live = tuple(c.state for c in self.components)
-        self.saved = tuple(a.copy() for a in self.live)
-        self.wrench: ExternalWrench | None = None  # the drone's at the last snapshot (a mod may add one any time)
-        self.saved_wrench = np.zeros(0)
+        self.app = app
+        self.store = fleet_store(app)
+        self.c0, self.c1 = self.store.columns["body"].start, self.store.columns["battery"].stop
+        self.saved: list[np.ndarray] = []  # per block: the guarded columns of every row
+        self.rows: list[np.ndarray] = []  # per block: the rows in use at the snapshot
+        self.wrenches: list[tuple[ExternalWrench, np.ndarray]] = []  # each wrench and its state at the snapshot
 
     def snapshot(self) -> None:
-        _copy3(*self.live, *self.saved)
-        self.wrench = esper.try_component(self.entity, ExternalWrench)
-        if self.wrench is not None:
-            self.saved_wrench = self.wrench.state.copy()
+        store, saved = self.store, self.saved
+        while len(saved) < len(store.blocks):
+            saved.append(np.zeros((store.rows_per_block, self.c1 - self.c0)))
+        self.rows = [store.rows(b) for b in range(len(store.blocks))]
+        for block, rows, copy in zip(store.blocks, self.rows, saved):
+            _copy_rows(block, rows, self.c0, self.c1, copy)
+        self.app.activate()
+        self.wrenches = [(w, w.state.copy()) for _, w in esper.get_component(ExternalWrench)]
 
     def problem(self) -> str | None:
-        wrench = esper.try_component(self.entity, ExternalWrench)  # the call may have added one
-        if _all_finite3(*self.live) and (wrench is None or np.isfinite(wrench.state).all()):
-            return None
-        return next(_non_finite_field(c) for c in (*self.components, wrench)
-                    if c is not None and not np.isfinite(c.state).all())
+        store = self.store
+        for b, block in enumerate(store.blocks):
+            r, c = _first_non_finite(block, store.rows(b), self.c0, self.c1)
+            if r >= 0:
+                return self._field_at(b, r, c)
+        self.app.activate()
+        for entity, wrench in esper.get_component(ExternalWrench):  # the call may have added one
+            if not np.isfinite(wrench.state).all():
+                return _non_finite_field(wrench) + self._whose(entity)
+        return None
 
     def restore(self) -> None:
-        _copy3(*self.saved, *self.live)
-        wrench = esper.try_component(self.entity, ExternalWrench)
-        if wrench is not None:  # as it was, or no force if the failing call added it
-            wrench.state[:] = self.saved_wrench if wrench is self.wrench else 0.0
+        for block, rows, copy in zip(self.store.blocks, self.rows, self.saved):
+            _restore_rows(block, rows, self.c0, self.c1, copy)
+        before = {id(w): state for w, state in self.wrenches}
+        self.app.activate()
+        for _, wrench in esper.get_component(ExternalWrench):  # as it was, or no force if the failing call added it
+            wrench.state[:] = before.get(id(wrench), 0.0)
+
+    def _field_at(self, block: int, row: int, column: int) -> str:
+        """"RigidBody.velocity" (and whose, when not the player's drone) for a column of a row."""
+        self.app.activate()
+        entity = next(e for e, where in esper.get_component(FleetRow) if (where.block, where.row) == (block, row))
+        for kind in self.KINDS:
+            component = esper.component_for_entity(entity, kind)
+            bad = np.flatnonzero(~np.isfinite(component.state))
+            if bad.size:
+                table = kind.TABLE
+                return f"{kind.__name__}.{table.attribute(table.row(table.name_at(int(bad[0]))))}" + self._whose(entity)
+        return f"drone {entity}'s state (column {column})"
+
+    def _whose(self, entity: int) -> str:
+        return "" if entity == self.app.resource(Player).entity else f" of drone {entity}"
 
 
 def _non_finite_field(component) -> str:

@@ -186,6 +186,38 @@ def test_a_mod_writing_nan_is_disabled_and_the_last_good_state_restored(stage, k
         assert "'nan'" in line and "WriteNaN" in line and "non-finite" in line and field in line
 
 
+class WriteNaNInto(esper.Processor):
+    """Writes NaN into one drone's state only (not the player's)."""
+
+    def __init__(self, kind, field):
+        self.kind, self.field, self.entity, self.calls = kind, field, None, 0
+
+    def process(self, dt):
+        if self.entity is not None:
+            self.calls += 1
+            getattr(esper.component_for_entity(self.entity, self.kind), self.field)[1] = math.nan
+
+
+@pytest.mark.parametrize("stage, kind, field", [(Stage.GAMEPLAY, RigidBody, "angular_velocity"),
+                                                 (Stage.CONTROL, RigidBody, "velocity")])
+def test_a_mod_writing_nan_into_any_drone_is_disabled_and_that_drone_restored(stage, kind, field):
+    nan = WriteNaNInto(kind, field)
+    with lab(plugins=[Mod("nan", (nan, stage))]) as sim:
+        others = [sim.add_drone(position=(10.0 * i, 5.0, 20.0)) for i in range(1, 4)]
+        for d in sim.drones:
+            d.pad.rt = 0.5
+        sim.run(1.0)
+        nan.entity = others[1].entity  # the third drone, in the middle of the fleet
+        sim.run(1.0)
+        for d in sim.drones:
+            t = d.telemetry()
+            assert all(math.isfinite(v) for v in (*t.position, *t.velocity, *t.quaternion, *t.angular_velocity, *t.rpm))
+            assert t.position[2] == pytest.approx(20.0, abs=1.0) and t.armed
+        assert nan.calls == 1 and len(sim.mod_problems) == 1
+        line = sim.mod_problems[0]
+        assert "'nan'" in line and "non-finite" in line and field in line
+
+
 def test_strict_mods_raise_on_nan_after_restoring():
     with lab(plugins=[Mod("nan", (WriteNaN(), Stage.GAMEPLAY))], strict_mods=True) as sim:
         with pytest.raises(gp.ModError, match="non-finite"):
