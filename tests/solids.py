@@ -150,3 +150,17 @@ def top_surfaces(level):
         elif s.kind == "cylinder" and s.half[0] > 0.12:
             out.append((s.id, s.centre[0], s.centre[1], s.top_m))
     return out
+
+
+def envelopes_depth(p1, q1, p2, q2, size_m) -> float:
+    """How deep two drones' envelopes (boxes of full sizes `size_m`, body axes) overlap, by the
+    separating-axis theorem (15 axes); ≤ 0 when apart."""
+    half = np.asarray(size_m, dtype=float) / 2.0
+    A, B = rotation(q1).T, rotation(q2).T  # rows: each envelope's axes in world
+    cross = np.cross(A[:, None, :], B[None, :, :]).reshape(9, 3)
+    norms = np.linalg.norm(cross, axis=1)
+    axes = np.vstack([A, B, cross[norms > 1e-9] / norms[norms > 1e-9, None]])
+    d = np.asarray(p2, dtype=float) - np.asarray(p1, dtype=float)
+    ra = np.abs(axes @ A.T) @ half
+    rb = np.abs(axes @ B.T) @ half
+    return float(np.min(ra + rb - np.abs(axes @ d)))
