@@ -65,9 +65,14 @@ class ResolveContacts(esper.Processor):
         if store.version != self._store_version:
             self._store_version = store.version
             self._entities = {(where.block, where.row): entity for entity, where in esper.get_component(FleetRow)}
-        for col in self._struck:  # "this tick's impact" was the last tick's
-            col.impact_speed_m_s = col.impact_damage = 0.0
-        self._struck.clear()
+            self._alone = len(self._entities) < 2
+        if self._struck:
+            for col in self._struck:  # "this tick's impact" was the last tick's
+                col.impact_speed_m_s = col.impact_damage = 0.0
+            self._struck.clear()
+        if self._alone and not self._has_surfaces and self._cleared == store.version:
+            self._just_placed.clear()
+            return  # one drone in the empty world: nothing to meet, its results already clear
         body, size, mass, results = self._columns
         geometry, params = self._geometry, self._packed_params
         level = self._has_surfaces or self._cleared != store.version
@@ -82,6 +87,7 @@ class ResolveContacts(esper.Processor):
                 self._announce(b, block, rows, results)
         self._just_placed.clear()
 
+    _alone = False  # fewer than two drones: no pairs to meet
     _has_surfaces = True  # the level has a ground or a solid (else there is nothing to meet)
     _cleared = -1  # the store version the empty world's results were last cleared at
 

@@ -3,11 +3,10 @@
 
 from __future__ import annotations
 
-import math
-
 import esper
 
 from components.flight import RigidBody
+from components.layout import VELOCITY
 from components.world import Trail
 from engine.app import App
 from engine.stages import Stage
@@ -18,8 +17,9 @@ MOVING_SPEED_M_S = 0.05  # below this the drone is standing still: nothing is re
 class RecordTrail(esper.Processor):
     def process(self, dt: float) -> None:
         for _, (body, trail) in esper.get_components(RigidBody, Trail):
-            v = body.velocity
-            if math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) < MOVING_SPEED_M_S:
+            state = body.state  # plain floats: numpy scalars would cost several times more
+            vx, vy, vz = state.item(VELOCITY), state.item(VELOCITY + 1), state.item(VELOCITY + 2)
+            if vx * vx + vy * vy + vz * vz < MOVING_SPEED_M_S * MOVING_SPEED_M_S:
                 continue
             trail.since_last_s += dt
             if trail.since_last_s >= trail.interval_s - 1e-9:
