@@ -38,9 +38,9 @@ from game.render import transforms as tf
 from game.render.camera import View
 from game.render.fleet import FleetFrame
 from game.render.gl import GpuMesh, load_program
-from game.render.level_model import LevelMeshes, rgb
+from game.render.level_model import LevelMeshes, build_level, ground_grid, rgb
 from game.render.mesh import MeshBuilder
-from world.level import Lighting
+from world.level import Ground, Lighting
 
 LAYOUT = (3, 3, 4)  # lit vertices: position, normal, RGBA colour
 IDENTITY = tf.gl_matrix(np.eye(4))  # the model matrix of what is already in world coordinates
@@ -176,6 +176,22 @@ class DrawnLevel:
     meshes: LevelMeshes  # built on the CPU (here, or by a hot reload's worker)
     lighting: Lighting
     ground_z: float  # m, the ground's surface
+
+    @classmethod
+    def of(cls, level, cleared: bool = False, meshes: LevelMeshes | None = None) -> "DrawnLevel":
+        """`level` (None: the open world) as the passes draw it, from `meshes` when they were
+        built already. `cleared`: the level was taken away while the scene still has one — a
+        plain ground plane is drawn, as the collision still has one."""
+        if level is None and cleared:
+            meshes = build_level(None)
+            g = Ground()
+            meshes.ground = ground_grid(g.centre, g.size, g.height, rgb(g.colour))
+            meshes.ground_is_floor = True
+        elif meshes is None:
+            meshes = build_level(level)
+        if level is None:
+            return cls(meshes, Lighting(), Ground().height)
+        return cls(meshes, level.lighting, level.ground.height)
 
 
 @dataclass

@@ -36,7 +36,6 @@ from game.render.camera import FirstPersonCamera, View
 from game.render.drone_model import DroneModel, build_drone
 from game.render.fleet import Fleet
 from game.render.frame import DrawnLevel, Frame, LitProgram, Pass, Program, draw_world
-from game.render.level_model import build_level, ground_grid, rgb
 from game.render.passes.drone import DronePass
 from game.render.passes.fleet import FleetDrawing
 from game.render.passes.gates import GatesPass
@@ -47,7 +46,7 @@ from game.render.passes.sky import SkyPass
 from game.render.rain_light import rain_lighting
 from systems.course import CourseState
 from systems.scene import SceneConfig, drone_components
-from world.level import ActiveLevel, Ground, Lighting
+from world.level import ActiveLevel
 from world.weather import Weather
 
 WIDTH, HEIGHT = 960, 720  # the Tello's stream
@@ -112,16 +111,7 @@ class FrontCamera:
         if key == self._level_key:
             return
         self._level_key = key
-        level = active.level
-        meshes = build_level(level)
-        if level is None:
-            if self.app.resource(SceneConfig).level is not None:  # cleared: a plain ground, as the window
-                g = Ground()
-                meshes.ground = ground_grid(g.centre, g.size, g.height, rgb(g.colour))
-                meshes.ground_is_floor = True
-            self.drawn_level = DrawnLevel(meshes, Lighting(), Ground().height)
-        else:
-            self.drawn_level = DrawnLevel(meshes, level.lighting, level.ground.height)
+        self.drawn_level = DrawnLevel.of(active.level, cleared=self.app.resource(SceneConfig).level is not None)
         for render_pass in self.passes:
             render_pass.use_level(self.drawn_level)
 

@@ -45,7 +45,7 @@ from game.render.follow import follow_next, followed_entity, followed_resource, 
 from game.render.frame import DrawnLevel, Frame, LitProgram, Pass, Program, draw_world
 from game.render.gl import read_pixels
 from game.render.hud import Hud, HudContext
-from game.render.level_model import LevelMeshes, build_level, ground_grid, rgb
+from game.render.level_model import LevelMeshes
 from game.render.passes.crash import CrashPass
 from game.render.passes.drone import DronePass
 from game.render.passes.fleet import FleetDrawing
@@ -68,7 +68,7 @@ from game.render.text import Font
 from systems.assists import AssistState
 from systems.scene import Player, SceneConfig, drone_components, drones
 from world.geometry import LevelGeometry
-from world.level import ActiveLevel, Ground, Level, Lighting
+from world.level import ActiveLevel, Level
 from world.weather import Weather
 
 SMALL_FONT = "DejaVu Sans Mono"  # readouts: fixed width, digits do not dance
@@ -168,20 +168,10 @@ class Renderer:
             render_pass.use_level(self.drawn_level)
 
     def _drawn(self, level: Level | None) -> DrawnLevel:
-        if level is None and self.app.resource(SceneConfig).level is not None:
-            # the active level was cleared while the scene still has one: a plain ground plane
-            meshes = build_level(None)
-            g = Ground()
-            meshes.ground = ground_grid(g.centre, g.size, g.height, rgb(g.colour))
-            meshes.ground_is_floor = True
-        elif self._prepared_meshes is not None and self._prepared_meshes[0] is level:
-            meshes = self._prepared_meshes[1]
-        else:
-            meshes = build_level(level)
+        prepared = self._prepared_meshes
         self._prepared_meshes = None
-        if level is None:
-            return DrawnLevel(meshes, Lighting(), Ground().height)
-        return DrawnLevel(meshes, level.lighting, level.ground.height)
+        meshes = prepared[1] if prepared is not None and prepared[0] is level and level is not None else None
+        return DrawnLevel.of(level, cleared=self.app.resource(SceneConfig).level is not None, meshes=meshes)
 
     def use_prepared_meshes(self, level: Level, meshes: LevelMeshes) -> None:
         """When `level` becomes the active level, draw it from `meshes` (level_model's

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from components.flight import RigidBody
-from game.render import renderer as renderer_module
+from game.render import frame as frame_module
 from systems.scene import drone_components
 from world.level import ActiveLevel
 from world.level_file import LEVELS_DIR
@@ -64,8 +64,8 @@ def test_a_saved_level_is_applied_in_the_running_game_and_a_broken_one_is_shown(
 
     # the frame thread must not build the new level's meshes: the worker did
     built_here = []
-    build = renderer_module.build_level
-    monkeypatch.setattr(renderer_module, "build_level", lambda level: built_here.append(level) or build(level))
+    build = frame_module.build_level  # where the drawn level is built (game/render/frame.py DrawnLevel.of)
+    monkeypatch.setattr(frame_module, "build_level", lambda level: built_here.append(level) or build(level))
 
     # a good save: the start pad (the spawn) moves 4 m east and 3 m north
     text = level_file.read_text(encoding="utf-8")
