@@ -40,6 +40,8 @@ def serving(level="street", drones: int = 1, host: str = "127.0.0.1", position=N
         thread.join(10.0)
         server.close()
         sim.close()
+        # a loop still stepping its game would switch esper's world under the next test's feet
+        assert not thread.is_alive(), "the server's loop did not stop within 10 s"
 
 
 class Lines:
