@@ -12,7 +12,9 @@ runs in the order systems were added unless it declares `after=` or `before=` ot
 A frame (`App.update(dt)`) runs the stages in order: a frame stage's systems once with the
 frame's dt, the fixed stages (CONTROL, DYNAMICS, COLLISION) together once per whole tick the
 `FixedStepClock` grants. The App runs its systems itself (esper's processor list stays
-empty): a frame costs the systems' own calls and nothing per stage.
+empty): a frame costs the systems' own calls and nothing per stage. A `TickRunner` (one at
+most, `app.tick_runner`) may take whole ticks instead: it runs as many of the frame's ticks as
+it can do exactly as the fixed systems would, in one go, and the systems run the rest.
 
 Events are typed: an event is a dataclass instance (the game's are in `components.events`),
 `app.on(EventType, handler)` registers a handler that receives the instance, and
@@ -50,6 +52,17 @@ class Plugin(Protocol):
     name: str
 
     def build(self, app: "App") -> None: ...
+
+
+class TickRunner(Protocol):
+    """Runs whole fixed ticks in one go where the fixed systems would spend most of a tick in
+    Python around compiled code (systems/fused_ticks.py)."""
+
+    def run_ticks(self, ticks: int, tick_s: float) -> int:
+        """Run up to `ticks` ticks, each with the very result the fixed systems (the list
+        `App.fixed_systems()`) would give it; return how many it ran (0: let the systems run
+        the next one)."""
+        ...
 
 
 def event_name(kind: type) -> str:
@@ -119,6 +132,8 @@ class App:
         self._fixed_systems: list[esper.Processor] = []  # every fixed stage's, in running order
         self._ticks_this_frame = 0
         self.frame_count = 0
+        self.tick_runner: TickRunner | None = None
+        self.fixed_version = 0  # counts the changes of the fixed stages' systems (a runner checks it)
         # a frame's plan: (fixed?, the live list of systems) per frame stage, and one entry for
         # all the fixed stages together, where CONTROL stands in the order
         self._plan: list[tuple[bool, list[esper.Processor]]] = []
@@ -210,6 +225,7 @@ class App:
         self._running[stage][:] = [slot.system for slot in resolve_order(self._slots[stage], stage)]
         if stage.fixed:
             self._fixed_systems[:] = [s for st in ORDER if st.fixed for s in self._running[st]]
+            self.fixed_version += 1
 
     def _remove_system(self, system: esper.Processor) -> None:
         """Take one processor (this very object, not its type) out of its stage."""
@@ -223,6 +239,10 @@ class App:
     def systems(self) -> list[tuple[Stage, str]]:
         """Every system with its stage, in the order a frame runs them."""
         return [(stage, type(inner(s)).__name__) for stage in ORDER for s in self._running[stage]]
+
+    def fixed_systems(self) -> tuple[esper.Processor, ...]:
+        """The systems of the fixed stages in running order (a mod's: its guard)."""
+        return tuple(self._fixed_systems)
 
     def get_system(self, kind: type[R]) -> R | None:
         """The first system of this type, whatever its stage (a mod's: behind its guard)."""
@@ -288,11 +308,18 @@ class App:
         dt = min(frame_dt_s, self.clock.max_frame_s)
         tick_s = self.clock.tick_s
         esper.clear_dead_entities()  # what esper.process would do first
+        runner = self.tick_runner
         for fixed, systems in self._plan:
             if fixed:
-                for _ in range(ticks):
+                done = 0
+                while done < ticks:
+                    if runner is not None:
+                        done += runner.run_ticks(ticks - done, tick_s)
+                        if done >= ticks:
+                            break
                     for system in systems:
                         system.process(tick_s)
+                    done += 1
             else:
                 for system in systems:
                     system.process(dt)

@@ -3,8 +3,9 @@
 The per-tick flight model and controllers are plain Python functions over float64 arrays,
 compiled by numba (`njit`). Compiled code is cached on disk, in the user's cache folder
 (or $DONIFY_JIT_CACHE) under `numba/CHECKOUT/SOURCES`: SOURCES is derived from every source
-file of the `flight` package and from components/layout.py, whose offsets the compiled code
-freezes as constants — numba checks only the file a function is defined in, so an edit to a
+file of the `flight` and `world` packages (the compiled contacts and whole ticks call the
+flight kernels) and from components/layout.py, whose offsets the compiled code freezes as
+constants — numba checks only the file a function is defined in, so an edit to a
 callee or to the layout would otherwise run stale machine code — and CHECKOUT from
 where this copy of Donify lives. When the sources change, the caches of the older sources of
 *this* checkout are deleted; those of other checkouts (another clone, an installed copy, a
@@ -27,7 +28,8 @@ _LAYOUT = _FLIGHT.parent / "components" / "layout.py"  # the offsets compiled in
 
 def _cache_dir() -> Path:
     digest = hashlib.sha256()
-    for path in [*sorted(_FLIGHT.rglob("*.py")), _LAYOUT]:
+    world = _FLIGHT.parent / "world"
+    for path in [*sorted(_FLIGHT.rglob("*.py")), *sorted(world.rglob("*.py")), _LAYOUT]:
         digest.update(path.relative_to(_FLIGHT.parent).as_posix().encode())
         digest.update(path.read_bytes())
     import platformdirs  # noqa: PLC0415

@@ -41,6 +41,7 @@ from systems.control import ControlPlugin
 from systems.course import CoursePlugin
 from systems.crash import CrashPlugin
 from systems.dynamics import DynamicsPlugin
+from systems.fused_ticks import FusedTicksPlugin
 from systems.manual import ManualFlightPlugin
 from systems.menu import MenuPlugin
 from systems.modes import FlightModesPlugin
@@ -66,7 +67,8 @@ def default_plugins() -> list[Plugin]:
     written the way a mod is."""
     return [PilotInputPlugin(), MenuPlugin(), FlightModesPlugin(), RestartPlugin(), ManualFlightPlugin(),
             ControlPlugin(), DynamicsPlugin(), BatteryEventsPlugin(), LevelPlugin(), AssistPlugin(), CrashPlugin(),
-            TrailPlugin(), WeatherPlugin(), TutorialPlugin(), CoursePlugin(), SdkFlightPlugin(), TrafficPlugin(level_routes)]
+            TrailPlugin(), WeatherPlugin(), TutorialPlugin(), CoursePlugin(), SdkFlightPlugin(), TrafficPlugin(level_routes),
+            FusedTicksPlugin()]
 
 
 # -- mods -----------------------------------------------------------------------------------

@@ -5,7 +5,8 @@ The per-tick flight code is compiled by numba on its first call and cached on di
 (first run, or the flight code changed) compiles it. The window calls `warm_up` on a worker
 thread while it draws the loading screen (game/render/loading.py) from `compile_progress`;
 `warm_up` flies a throwaway Simulation of the empty world in each flight mode for a few
-frames, which calls every compiled function the game's first frames call, so the first frame
+frames, then one resting on a level's pad, which calls every compiled function the game's
+first frames call, so the first frame
 drawn never waits for the compiler. The contacts (world/collision.py), about as long to compile
 as the flight code, are compiled meanwhile by a second process into the same cache, so a
 cold start on two cores takes the longer of the two rather than their sum.
@@ -27,6 +28,7 @@ from world.collision import resolve_drone_contacts, resolve_level_contacts, warm
 
 WARM_UP_MODES = ("manual", "angle", "acro")
 WARM_UP_FRAMES = 6  # frames of 1/60 s in each mode
+WARM_UP_LEVEL = "first-flight"  # the smallest shipped level
 
 
 def compile_progress() -> tuple[int, int]:
@@ -60,6 +62,8 @@ def warm_up() -> None:
             helper.kill()
             helper.wait()
     warm_up_contacts()  # from the cache the helper filled (or compiled here, if it could not)
+    with Simulation(level=WARM_UP_LEVEL) as sim:  # on its pad, ground and solids around: the whole
+        sim.run(WARM_UP_FRAMES / 60.0)            # ticks with contacts (world/ticks.py), after the contacts
 
 
 def _contacts_cached() -> bool:

@@ -56,16 +56,7 @@ class ResolveContacts(esper.Processor):
         store = self.app.try_resource(FleetStore)
         if store is None:
             return
-        if store is not self._store:
-            self._store = store
-            self._columns = (store.column("body"), store.column("size"), store.column("physics") + MASS,
-                             store.column("contacts"))
-        if self.active.version != self._version:
-            self._new_geometry()
-        if store.version != self._store_version:
-            self._store_version = store.version
-            self._entities = {(where.block, where.row): entity for entity, where in esper.get_component(FleetRow)}
-            self._alone = len(self._entities) < 2
+        self._refresh(store)
         if self._struck:
             for col in self._struck:  # "this tick's impact" was the last tick's
                 col.impact_speed_m_s = col.impact_damage = 0.0
@@ -86,6 +77,34 @@ class ResolveContacts(esper.Processor):
             if noted:
                 self._announce(b, block, rows, results)
         self._just_placed.clear()
+
+    def _refresh(self, store: FleetStore) -> None:
+        """Take in a new store, a new level geometry, drones come or gone."""
+        if store is not self._store:
+            self._store = store
+            self._columns = (store.column("body"), store.column("size"), store.column("physics") + MASS,
+                             store.column("contacts"))
+        if self.active.version != self._version:
+            self._new_geometry()
+        if store.version != self._store_version:
+            self._store_version = store.version
+            self._entities = {(where.block, where.row): entity for entity, where in esper.get_component(FleetRow)}
+            self._alone = len(self._entities) < 2
+
+    def plan_whole_ticks(self, store: FleetStore) -> tuple[bool, bool, tuple] | None:
+        """For ticks run in one compiled call (world/ticks.py): whether they must meet the
+        level, whether the drones with each other, and the kernels' arguments after those
+        (body, size, mass and results columns, geometry, parameters) — or None when the next
+        tick needs this system itself (the last tick's impact to forget, a drone just placed,
+        the empty world's results to clear)."""
+        self._refresh(store)
+        if self._struck or self._just_placed or (not self._has_surfaces and self._cleared != store.version):
+            return None
+        return self._has_surfaces, not self._alone, (*self._columns, self._geometry, self._packed_params)
+
+    def announce(self, b: int, block: np.ndarray, rows: np.ndarray) -> None:
+        """The events of the tick just resolved, by a compiled run of whole ticks."""
+        self._announce(b, block, rows, self._columns[3])
 
     _alone = False  # fewer than two drones: no pairs to meet
     _has_surfaces = True  # the level has a ground or a solid (else there is nothing to meet)

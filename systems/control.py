@@ -39,24 +39,28 @@ class RunFlightController(esper.Processor):
         self._frame = -1
 
     def process(self, dt: float) -> None:
-        app = self.app
-        store = app.try_resource(FleetStore)
+        store = self.app.try_resource(FleetStore)
         if store is None:
             return
-        if app.frame_count != self._frame:  # modes change between ticks only: once a frame is enough
-            self._frame = app.frame_count
-            self.choose_laws()
-        if store is not self._store:
-            self._store, self._cols = store, column_starts(store.columns)
-        cols = self._cols
+        cols = self.ready(store)
         density = self.weather.density_kg_m3
         for b, block in enumerate(store.blocks):
             rows = store.rows(b)
             if rows.shape[0]:
                 control_block(block, rows, cols, density, dt)
 
+    def ready(self, store: FleetStore):
+        """The laws chosen for this frame; returns `cols`, where each table starts in a row
+        (flight/fleet.py COL_*), what the kernel reads."""
+        if self.app.frame_count != self._frame:  # modes change between ticks only: once a frame is enough
+            self._frame = self.app.frame_count
+            self.choose_laws()
+        if store is not self._store:
+            self._store, self._cols = store, column_starts(store.columns)
+        return self._cols
+
     _store: FleetStore | None = None
-    _cols = None  # where each table starts in a row (flight/fleet.py COL_*)
+    _cols = None
 
     def choose_laws(self) -> None:
         """Each drone's law from its mode, and whether it keeps to its line (a manual cruise;

@@ -179,6 +179,10 @@ class RunCourse(esper.Processor):
         self.runner = runner
         self.active = app.resource(ActiveLevel)  # swapped in place: the same object for the App's life
 
+    def idle(self) -> bool:
+        """No course is counting down or running: its ticks have nothing to do."""
+        return self.state.status in _NOT_RUNNING
+
     def process(self, dt: float) -> None:
         # every tick, and most ticks no course runs: one comparison and out
         state = self.state

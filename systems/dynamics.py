@@ -37,6 +37,17 @@ class IntegrateDynamics(esper.Processor):
         store = self.app.try_resource(FleetStore)
         if store is None:
             return
+        wind = self.ready(store)
+        density = self.weather.density_kg_m3
+        cols = self._cols
+        for b, block in enumerate(store.blocks):
+            rows = store.rows(b)
+            if rows.shape[0]:
+                dynamics_block(block, rows, cols, density, wind, dt)
+
+    def ready(self, store: FleetStore) -> np.ndarray:
+        """Each drone's ExternalWrench copied into its row; returns the tick's wind, m/s (world
+        frame), what the kernel reads."""
         if store is not self._store:
             self._store, self._cols = store, column_starts(store.columns)
         query = esper.get_component(ExternalWrench)
@@ -46,12 +57,7 @@ class IntegrateDynamics(esper.Processor):
             columns[:] = own
         wind = self._wind
         wind[0], wind[1], wind[2] = self.weather.wind_now_m_s  # three item writes: a third of a slice copy's cost
-        density = self.weather.density_kg_m3
-        cols = self._cols
-        for b, block in enumerate(store.blocks):
-            rows = store.rows(b)
-            if rows.shape[0]:
-                dynamics_block(block, rows, cols, density, wind, dt)
+        return wind
 
     def _plan_wrenches(self, store: FleetStore, query: list) -> None:
         self._query = query

@@ -40,11 +40,16 @@ class BlowWind(esper.Processor):
         self._gusty = False
 
     def process(self, dt: float) -> None:
+        if not self.steady():
+            self.turbulence.step_into(self.weather.wind_now_m_s)
+
+    def steady(self) -> bool:
+        """Whether the wind blows without gusts (then `wind_now_m_s` is the mean wind, tick
+        after tick), after taking in a change of the weather."""
         weather = self.weather
         if weather.wind_m_s is not self._wind or weather.gust_intensity_m_s != self._sigma:
             self._reconfigure()
-        if self._gusty:
-            self.turbulence.step_into(weather.wind_now_m_s)
+        return not self._gusty
 
     def _reconfigure(self) -> None:
         weather = self.weather

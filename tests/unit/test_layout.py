@@ -290,7 +290,12 @@ def test_the_compiled_code_cache_is_named_after_the_layout_too(tmp_path, monkeyp
     monkeypatch.setenv("DONIFY_JIT_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(jit, "_FLIGHT", checkout / "flight")
     monkeypatch.setattr(jit, "_LAYOUT", layout)
+    shutil.copytree(ROOT / "world", checkout / "world", ignore=shutil.ignore_patterns("__pycache__"))
     before = jit._cache_dir()
     layout.write_text(layout.read_text(encoding="utf-8") + "\n# a row moved\n", encoding="utf-8")
     after = jit._cache_dir()
     assert after.parent == before.parent and after.name != before.name
+    # the contacts and the whole ticks (world/) call the flight kernels: an edit there counts too
+    contacts = checkout / "world" / "collision.py"
+    contacts.write_text(contacts.read_text(encoding="utf-8") + "\n# a contact rule changed\n", encoding="utf-8")
+    assert jit._cache_dir().name != after.name
