@@ -31,11 +31,11 @@ class AnnounceBattery(esper.Processor):
             flags = seen.get(entity)
             if flags is None:
                 flags = seen[entity] = [False, False, False]
-            state = battery.state
-            depleted = state[DEPLETED] != 0.0
-            armed = ctrl.targets[MOTOR_POWER] > 0.0 and not depleted
-            capacity = state[CAPACITY]
-            fraction = state[ENERGY] / capacity if capacity else 0.0
+            state = battery.state  # read as Python floats: a numpy scalar costs several times more
+            depleted = state.item(DEPLETED) != 0.0
+            armed = ctrl.targets.item(MOTOR_POWER) > 0.0 and not depleted
+            capacity = state.item(CAPACITY)
+            fraction = state.item(ENERGY) / capacity if capacity else 0.0
             if fraction < LOW_FRACTION and not flags[0]:
                 flags[0] = True
                 emit(events.BatteryLow(fraction, entity))

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 
 from components.flight import Controller, RigidBody
+from components.layout import HOLD_POSITION_SET, MOTOR_POWER, POSITION, TARGET_VELOCITY, TARGET_YAW_RATE, VELOCITY
 from components.pilot import PilotCommand
 from flight import quat
 from flight.vehicle import Vehicle
@@ -99,15 +100,19 @@ class ManualFlight:
             target[1] = self.direction[1] * speed
 
     def update(self, ctrl: Controller, body: RigidBody, cmd: PilotCommand, dt_s: float) -> None:
+        # every frame of every manual drone: the Controller's array is read and written by its
+        # slots (components/layout.py TARGETS), not through the named fields, a third the cost
         v = self.vehicle
         c = v.control
-        power = ctrl.motor_power
-        was_zero = power <= 0.0
-        power = min(1.0, max(0.0, power + c["motor_power_rate"] * (cmd.rt - cmd.lt) * dt_s))
-        ctrl.motor_power = power
-        if was_zero and power > 0.0:
-            # re-arm from the present state: brake a fall, keep the current motion
-            self.resume(ctrl, body, keep_velocity=False)
+        targets = ctrl.targets
+        was = targets.item(MOTOR_POWER)
+        power = min(1.0, max(0.0, was + c["motor_power_rate"] * (cmd.rt - cmd.lt) * dt_s))
+        if power != was:
+            targets[MOTOR_POWER] = power
+            if was <= 0.0 < power:
+                # re-arm from the present state: brake a fall, keep the current motion
+                self.resume(ctrl, body, keep_velocity=False)
+                power = targets.item(MOTOR_POWER)
 
         # direction of travel
         lx, ly = cmd.left
@@ -126,11 +131,24 @@ class ManualFlight:
         if "LS" in cmd.pressed:
             self.direction = None
             self.stick_angle_rad = None
-        self._apply_speed(ctrl)
-        self.update_hover_point(ctrl, body)
+        direction = self.direction  # the speed along it (`_apply_speed`) and the hovering point
+        if direction is None:
+            targets[TARGET_VELOCITY] = targets[TARGET_VELOCITY + 1] = 0.0
+            if targets.item(HOLD_POSITION_SET) == 0.0:
+                state = body.state
+                vx, vy = state.item(VELOCITY), state.item(VELOCITY + 1)
+                if math.hypot(vx, vy) < c["hold_capture_speed"]:
+                    ctrl.hold_position = [state.item(POSITION), state.item(POSITION + 1)]
+        else:
+            speed = v.max_horizontal_speed_m_s * power
+            targets[TARGET_VELOCITY] = direction[0] * speed
+            targets[TARGET_VELOCITY + 1] = direction[1] * speed
+            if targets.item(HOLD_POSITION_SET) != 0.0:
+                ctrl.hold_position = None
 
         # vertical
-        climb = cmd.climb()
+        held = cmd.held
+        climb = ("Y" in held) - ("A" in held)  # cmd.climb()
         if climb:
             ctrl.target_velocity[2] = climb * v.command_vertical_speed_m_s
             self.climbing = True
@@ -142,4 +160,4 @@ class ManualFlight:
             ctrl.target_velocity[2] = 0.0
             ctrl.target_altitude = self.stop_altitude(body)
 
-        ctrl.target_yaw_rate = -cmd.right[0] * c["max_yaw_rate"]
+        targets[TARGET_YAW_RATE] = -cmd.right[0] * c["max_yaw_rate"]
