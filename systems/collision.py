@@ -84,8 +84,10 @@ class ResolveContacts(esper.Processor):
             self._store = store
             self._columns = (store.column("body"), store.column("size"), store.column("physics") + MASS,
                              store.column("contacts"))
+            self._kernel_args = (*self._columns, self._geometry, self._packed_params)
         if self.active.version != self._version:
             self._new_geometry()
+            self._kernel_args = (*self._columns, self._geometry, self._packed_params)
         if store.version != self._store_version:
             self._store_version = store.version
             self._entities = {(where.block, where.row): entity for entity, where in esper.get_component(FleetRow)}
@@ -100,7 +102,7 @@ class ResolveContacts(esper.Processor):
         self._refresh(store)
         if self._struck or self._just_placed or (not self._has_surfaces and self._cleared != store.version):
             return None
-        return self._has_surfaces, not self._alone, (*self._columns, self._geometry, self._packed_params)
+        return self._has_surfaces, not self._alone, self._kernel_args
 
     def announce(self, b: int, block: np.ndarray, rows: np.ndarray) -> None:
         """The events of the tick just resolved, by a compiled run of whole ticks."""

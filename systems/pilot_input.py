@@ -55,7 +55,8 @@ class ReadPilotInput(esper.Processor):
     def process(self, dt: float) -> None:
         for _, (pad, cmd) in esper.get_components(Pad, PilotCommand):
             sup = self.suppressed if pad is self.pad else _NONE
-            if sup or pad.presses or (pad.left, pad.right, pad.lt, pad.rt) != cmd.raw or pad.held != cmd.held:
+            # the pad's own fields, not its properties: this runs every frame for every drone
+            if sup or pad.presses or (pad._left, pad._right, pad._lt, pad._rt) != cmd.raw or pad.held != cmd.held:
                 self._read(pad, cmd, sup)
             elif cmd.pressed:  # the same pad as last frame: only last frame's presses are over
                 cmd.pressed = ()
