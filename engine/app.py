@@ -304,9 +304,10 @@ class App:
     def update(self, frame_dt_s: float) -> int:
         """Run one frame; returns the number of fixed ticks it simulated."""
         self.activate()
-        ticks = self._ticks_this_frame = self.clock.advance(frame_dt_s)
-        dt = min(frame_dt_s, self.clock.max_frame_s)
-        tick_s = self.clock.tick_s
+        clock = self.clock
+        ticks = self._ticks_this_frame = clock.advance(frame_dt_s)
+        dt = clock.frame_s  # the frame as integrated: clipped to max_frame_s
+        tick_s = clock.tick_s
         esper.clear_dead_entities()  # what esper.process would do first
         runner = self.tick_runner
         for fixed, systems in self._plan:

@@ -43,7 +43,8 @@ class FixedStepClock:
         self.ticks = 0  # whole ticks simulated since start
         self._owed_grains = 0  # time owed but not yet run, in [0, GRAINS_PER_TICK)
         self._grains_per_s = tick_hz * GRAINS_PER_TICK
-        self._last_dt: float | None = None
+        self._last_dt: float | None = None  # the last frame's length as given
+        self.frame_s = 0.0  # the last frame's length as integrated (clipped to max_frame_s), s
         self._last_grains = 0
 
     @property
@@ -58,12 +59,12 @@ class FixedStepClock:
 
     def advance(self, frame_dt_s: float) -> int:
         """Accumulate one frame and return how many whole ticks to run now."""
-        if not math.isfinite(frame_dt_s) or frame_dt_s < 0.0:
-            raise ValueError(f"frame dt must be a finite number ≥ 0 s, got {frame_dt_s!r}")
-        dt = min(frame_dt_s, self.max_frame_s)
-        if dt != self._last_dt:  # fixed frame lengths (tests, scripts) skip the rounding
-            self._last_dt = dt
-            self._last_grains = round(dt * self._grains_per_s)
+        if frame_dt_s != self._last_dt:  # fixed frame lengths (tests, scripts) skip the checks and the rounding
+            if not math.isfinite(frame_dt_s) or frame_dt_s < 0.0:  # (NaN is never equal: always checked)
+                raise ValueError(f"frame dt must be a finite number ≥ 0 s, got {frame_dt_s!r}")
+            self._last_dt = frame_dt_s
+            self.frame_s = min(frame_dt_s, self.max_frame_s)
+            self._last_grains = round(self.frame_s * self._grains_per_s)
         n, self._owed_grains = divmod(self._owed_grains + self._last_grains, GRAINS_PER_TICK)
         self.ticks += n
         return n
