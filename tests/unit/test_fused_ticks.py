@@ -172,6 +172,28 @@ def test_the_fused_ticks_step_aside_for_gusts_a_course_and_a_mods_fixed_system()
         sim.run(1.0)
         assert runner.ticks == 0 and CountTicks.ticks == sim.app.clock.ticks == 240
 
+    class RaiseLater(esper.Processor):
+        calls = 0
+
+        def process(self, dt: float) -> None:
+            RaiseLater.calls += 1
+            if RaiseLater.calls > 100:
+                raise ZeroDivisionError("division by zero")
+
+    class BrokenMod:
+        name = "broken-control"
+
+        def build(self, app) -> None:
+            app.add_system(RaiseLater(), Stage.CONTROL)
+
+    with Simulation(None, position=(0.0, 0.0, 20.0), plugins=[BrokenMod()]) as sim:
+        runner = sim.app.tick_runner = CountedRunner(sim.app.tick_runner)
+        sim.pad.rt = 1.0
+        sim.run(1.0)  # its 101st tick raises: the mod is disabled, its system taken out ...
+        assert RaiseLater.calls == 101 and "RaiseLater" not in [name for _, name in sim.app.systems()]
+        assert 0 < runner.ticks < 240 - 100  # ... and the ticks after it are compiled again
+        assert runner.ticks + 101 >= 240 - 4  # (the rest of the frame it raised in runs through the systems)
+
     with Simulation("field") as sim:
         runner = sim.app.tick_runner = CountedRunner(sim.app.tick_runner)
         course = sim.app.get_system(RunCourse)
