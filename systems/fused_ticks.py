@@ -6,11 +6,12 @@ mostly one compiled call each. Most frames, the Python around those calls decide
 the wind is steady, no course runs, no contact needs announcing. `FusedTicks` (the App's
 `tick_runner`) spots those frames and runs their ticks with world/ticks.py instead: the same
 kernels in the same order, with the same arguments, so the result is the systems' bit for bit,
-at a fraction of the cost (the whole App of one drone runs several times faster).
+for less (the whole App of one drone runs about twice as fast).
 
 It steps aside — the systems run the tick — whenever anything needs them: a gusty wind (the
 gust is drawn in Python every tick), a course counting down or running, a contact event (the
-tick that had it is announced, the next one runs through the systems), a drone just placed,
+run stops after the tick that had it, which is announced; after an impact the next tick runs
+through the systems, which forget it), a drone just placed,
 the fleet spread over several blocks, and any other system in the fixed stages (a mod's
 CONTROL-stage system runs between the control law and the dynamics, every tick, as promised).
 """

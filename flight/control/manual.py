@@ -65,17 +65,21 @@ class ManualFlight:
         self.climbing = False
         ctrl.hold_altitude = True
         ctrl.target_altitude = self.stop_altitude(body)
-        self._apply_speed(ctrl)
+        self._apply_speed(ctrl.targets, ctrl.motor_power)
         ctrl.target_velocity[2] = 0.0
 
     def update_hover_point(self, ctrl: Controller, body: RigidBody) -> None:
         """Without a travel direction the drone hovers over a point, taken once it has slowed
         below the capture speed (so braking is never a jump back); travelling releases it."""
+        targets = ctrl.targets  # read by slot, as Python floats: this runs every frame
         if self.direction is not None:
-            ctrl.hold_position = None
-        elif ctrl.hold_position is None:
-            if math.hypot(body.velocity[0], body.velocity[1]) < self.vehicle.control["hold_capture_speed"]:
-                ctrl.hold_position = [body.position[0], body.position[1]]
+            if targets.item(HOLD_POSITION_SET) != 0.0:
+                ctrl.hold_position = None
+        elif targets.item(HOLD_POSITION_SET) == 0.0:
+            state = body.state
+            vx, vy = state.item(VELOCITY), state.item(VELOCITY + 1)
+            if math.hypot(vx, vy) < self.vehicle.control["hold_capture_speed"]:
+                ctrl.hold_position = [state.item(POSITION), state.item(POSITION + 1)]
 
     def stop_altitude(self, body: RigidBody) -> float:
         """Where a vertical stop at the planned deceleration ends: z + v|v| / (2 a). Going up,
@@ -90,14 +94,16 @@ class ManualFlight:
                         0.1 * self.vehicle.gravity_m_s2)
         return body.position[2] + vz * abs(vz) / (2.0 * decel)
 
-    def _apply_speed(self, ctrl: Controller) -> None:
-        speed = self.vehicle.max_horizontal_speed_m_s * ctrl.motor_power
-        target = ctrl.target_velocity  # a view: written in place
-        if self.direction is None:
-            target[0] = target[1] = 0.0
+    def _apply_speed(self, targets, power: float) -> None:
+        """The horizontal velocity setpoint in the Controller's `targets`: 8 m/s × MotorPower
+        (`power`) along the chosen direction, zero without one."""
+        direction = self.direction
+        if direction is None:
+            targets[TARGET_VELOCITY] = targets[TARGET_VELOCITY + 1] = 0.0
         else:
-            target[0] = self.direction[0] * speed
-            target[1] = self.direction[1] * speed
+            speed = self.vehicle.max_horizontal_speed_m_s * power
+            targets[TARGET_VELOCITY] = direction[0] * speed
+            targets[TARGET_VELOCITY + 1] = direction[1] * speed
 
     def update(self, ctrl: Controller, body: RigidBody, cmd: PilotCommand, dt_s: float) -> None:
         # every frame of every manual drone: the Controller's array is read and written by its
@@ -131,24 +137,11 @@ class ManualFlight:
         if "LS" in cmd.pressed:
             self.direction = None
             self.stick_angle_rad = None
-        direction = self.direction  # the speed along it (`_apply_speed`) and the hovering point
-        if direction is None:
-            targets[TARGET_VELOCITY] = targets[TARGET_VELOCITY + 1] = 0.0
-            if targets.item(HOLD_POSITION_SET) == 0.0:
-                state = body.state
-                vx, vy = state.item(VELOCITY), state.item(VELOCITY + 1)
-                if math.hypot(vx, vy) < c["hold_capture_speed"]:
-                    ctrl.hold_position = [state.item(POSITION), state.item(POSITION + 1)]
-        else:
-            speed = v.max_horizontal_speed_m_s * power
-            targets[TARGET_VELOCITY] = direction[0] * speed
-            targets[TARGET_VELOCITY + 1] = direction[1] * speed
-            if targets.item(HOLD_POSITION_SET) != 0.0:
-                ctrl.hold_position = None
+        self._apply_speed(targets, power)
+        self.update_hover_point(ctrl, body)
 
         # vertical
-        held = cmd.held
-        climb = ("Y" in held) - ("A" in held)  # cmd.climb()
+        climb = cmd.climb()
         if climb:
             ctrl.target_velocity[2] = climb * v.command_vertical_speed_m_s
             self.climbing = True
