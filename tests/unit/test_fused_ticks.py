@@ -140,9 +140,36 @@ def test_touchdowns_and_impacts_come_at_the_same_tick_and_most_ticks_are_fused()
             sim.close()
 
 
-def test_the_fused_ticks_step_aside_for_gusts_a_course_and_a_mods_fixed_system():
+class CountControlTicks(esper.Processor):
+    """A mod's CONTROL-stage system: counts its calls; raises from call `raise_after` + 1 on."""
+
+    def __init__(self, raise_after: int | None = None) -> None:
+        self.calls, self.raise_after = 0, raise_after
+
+    def process(self, dt: float) -> None:
+        self.calls += 1
+        if self.raise_after is not None and self.calls > self.raise_after:
+            raise ZeroDivisionError("division by zero")
+
+
+class ControlMod:
+    name = "control-ticks"
+
+    def __init__(self, system: esper.Processor) -> None:
+        self.system = system
+
+    def build(self, app) -> None:
+        app.add_system(self.system, Stage.CONTROL)
+
+
+def _counted(sim: Simulation) -> CountedRunner:
+    sim.app.tick_runner = CountedRunner(sim.app.tick_runner)
+    return sim.app.tick_runner
+
+
+def test_the_fused_ticks_step_aside_for_gusts():
     with Simulation(None, position=(0.0, 0.0, 20.0)) as sim:
-        runner = sim.app.tick_runner = CountedRunner(sim.app.tick_runner)
+        runner = _counted(sim)
         sim.pad.rt = 1.0
         sim.run(0.5)
         assert runner.ticks > 0
@@ -154,48 +181,30 @@ def test_the_fused_ticks_step_aside_for_gusts_a_course_and_a_mods_fixed_system()
         sim.run(0.5)
         assert runner.ticks > before
 
-    class CountTicks(esper.Processor):
-        ticks = 0
 
-        def process(self, dt: float) -> None:
-            CountTicks.ticks += 1
-
-    class TickMod:
-        name = "tick-counter"
-
-        def build(self, app) -> None:
-            app.add_system(CountTicks(), Stage.CONTROL)
-
-    with Simulation(None, position=(0.0, 0.0, 20.0), plugins=[TickMod()]) as sim:
-        runner = sim.app.tick_runner = CountedRunner(sim.app.tick_runner)
+def test_a_mods_fixed_system_runs_every_tick_and_the_fused_ticks_step_aside():
+    counter = CountControlTicks()
+    with Simulation(None, position=(0.0, 0.0, 20.0), plugins=[ControlMod(counter)]) as sim:
+        runner = _counted(sim)
         sim.pad.rt = 1.0
         sim.run(1.0)
-        assert runner.ticks == 0 and CountTicks.ticks == sim.app.clock.ticks == 240
+        assert runner.ticks == 0 and counter.calls == sim.app.clock.ticks == 240
 
-    class RaiseLater(esper.Processor):
-        calls = 0
 
-        def process(self, dt: float) -> None:
-            RaiseLater.calls += 1
-            if RaiseLater.calls > 100:
-                raise ZeroDivisionError("division by zero")
-
-    class BrokenMod:
-        name = "broken-control"
-
-        def build(self, app) -> None:
-            app.add_system(RaiseLater(), Stage.CONTROL)
-
-    with Simulation(None, position=(0.0, 0.0, 20.0), plugins=[BrokenMod()]) as sim:
-        runner = sim.app.tick_runner = CountedRunner(sim.app.tick_runner)
+def test_once_a_raising_fixed_mod_is_taken_out_the_ticks_are_compiled_again():
+    raiser = CountControlTicks(raise_after=100)
+    with Simulation(None, position=(0.0, 0.0, 20.0), plugins=[ControlMod(raiser)]) as sim:
+        runner = _counted(sim)
         sim.pad.rt = 1.0
         sim.run(1.0)  # its 101st tick raises: the mod is disabled, its system taken out ...
-        assert RaiseLater.calls == 101 and "RaiseLater" not in [name for _, name in sim.app.systems()]
+        assert raiser.calls == 101 and "CountControlTicks" not in [name for _, name in sim.app.systems()]
         assert 0 < runner.ticks < 240 - 100  # ... and the ticks after it are compiled again
         assert runner.ticks + 101 >= 240 - 4  # (the rest of the frame it raised in runs through the systems)
 
+
+def test_the_fused_ticks_step_aside_while_a_course_runs():
     with Simulation("field") as sim:
-        runner = sim.app.tick_runner = CountedRunner(sim.app.tick_runner)
+        runner = _counted(sim)
         course = sim.app.get_system(RunCourse)
         assert course.idle()
         sim.run(0.5)
