@@ -111,8 +111,12 @@ class ManualFlight:
         v = self.vehicle
         c = v.control
         targets = ctrl.targets
-        was = targets.item(MOTOR_POWER)
-        power = min(1.0, max(0.0, was + c["motor_power_rate"] * (cmd.rt - cmd.lt) * dt_s))
+        was = power = targets.item(MOTOR_POWER)
+        trigger = cmd.rt - cmd.lt
+        if trigger:
+            power += c["motor_power_rate"] * trigger * dt_s
+        # clamped to [0, 1] by comparisons: the min and max builtins cost several times more
+        power = (power if power < 1.0 else 1.0) if power > 0.0 else 0.0
         if power != was:
             targets[MOTOR_POWER] = power
             if was <= 0.0 < power:
@@ -141,7 +145,7 @@ class ManualFlight:
         self.update_hover_point(ctrl, body)
 
         # vertical
-        climb = cmd.climb()
+        climb = cmd.climb() if cmd.held else 0
         if climb:
             ctrl.target_velocity[2] = climb * v.command_vertical_speed_m_s
             self.climbing = True
