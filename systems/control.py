@@ -64,14 +64,27 @@ class RunFlightController(esper.Processor):
 
     def choose_laws(self) -> None:
         """Each drone's law from its mode, and whether it keeps to its line (a manual cruise;
-        assists steer on their own)."""
+        assists steer on their own). Written again only when a drone came or went, a mode was
+        registered or a drone's mode changed: most frames, the drones' modes are compared."""
         specs = self.specs
-        for _, ctrl in esper.get_component(Controller):
+        query = esper.get_component(Controller)
+        if query is self._laws_for and len(specs) == self._specs_seen:
+            for ctrl, mode in self._modes:
+                if ctrl.mode is not mode:
+                    break
+            else:
+                return
+        self._laws_for, self._specs_seen = query, len(specs)  # modes are registered, never removed
+        self._modes = [(ctrl, ctrl.mode) for _, ctrl in query]
+        for ctrl, mode in self._modes:
             targets = ctrl.targets
-            mode = ctrl.mode
             spec = specs.get(mode)
             targets[LAW] = LAW_STABILISED if spec is None else spec.law
             targets[HOLD_LINE] = 1.0 if mode == _MANUAL else 0.0
+
+    _laws_for = None  # the Controller list (esper's, rebuilt when a component comes or goes) laws were written for
+    _specs_seen = -1  # how many modes were registered then
+    _modes: list = []  # (controller, its mode) then
 
 class ControlPlugin:
     """The control laws, every fixed tick."""
