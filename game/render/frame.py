@@ -61,8 +61,8 @@ class Program:
     """A shader program with the uniform values last set on it: a value set again unchanged
     costs no GL call."""
 
-    def __init__(self, name: str, fragment: str | None = None) -> None:
-        self.shader: ShaderProgram = load_program(name, fragment)
+    def __init__(self, name: str, fragment: str | None = None, defines: tuple[str, ...] = ()) -> None:
+        self.shader: ShaderProgram = load_program(name, fragment, defines)
         self._values: dict[str, object] = {}
 
     def __setitem__(self, name: str, value) -> None:

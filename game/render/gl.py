@@ -22,12 +22,21 @@ from game.atomic import atomic_path
 SHADER_DIR = Path(__file__).resolve().parent / "shaders"
 
 
-def load_program(name: str, fragment: str | None = None) -> ShaderProgram:
+def load_program(name: str, fragment: str | None = None, defines: tuple[str, ...] = ()) -> ShaderProgram:
     """Compile and link `shaders/NAME.vert.glsl` and `shaders/NAME.frag.glsl` (the `.glsl`
-    ending is what the package data ships); `fragment`: another program's fragment shader."""
-    vert = (SHADER_DIR / f"{name}.vert.glsl").read_text(encoding="utf-8")
-    frag = (SHADER_DIR / f"{fragment or name}.frag.glsl").read_text(encoding="utf-8")
+    ending is what the package data ships); `fragment`: another program's fragment shader;
+    `defines`: names `#define`d in both, for a variant of one shader (`#ifdef NAME`)."""
+    vert = _with_defines((SHADER_DIR / f"{name}.vert.glsl").read_text(encoding="utf-8"), defines)
+    frag = _with_defines((SHADER_DIR / f"{fragment or name}.frag.glsl").read_text(encoding="utf-8"), defines)
     return ShaderProgram(Shader(vert, "vertex"), Shader(frag, "fragment"))
+
+
+def _with_defines(source: str, defines: tuple[str, ...]) -> str:
+    """`source` with a `#define` per name right after its `#version` line (GLSL wants that first)."""
+    if not defines:
+        return source
+    version, _, rest = source.partition("\n")
+    return "\n".join([version, *(f"#define {name}" for name in defines), rest])
 
 
 class GpuMesh:

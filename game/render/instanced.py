@@ -4,8 +4,8 @@ arrows, however many drones there are.
 `InstancedMesh(builder)` uploads a mesh once (indexed, as `frame.static_mesh`); `draw(program,
 models, tints)` writes one row per copy — its 4×4 model matrix and its RGBA tint — into an
 instance buffer and issues one `glDrawElementsInstanced`. `FleetProgram` is the shader that
-reads them (shaders/fleet.vert.glsl: lit.vert.glsl with the model matrix and the tint per
-instance, lit.frag.glsl's fragment shader); `FleetProgram.match(lit)` gives it the frame's
+reads them (shaders/lit.vert.glsl and lit.frag.glsl compiled with INSTANCED: the model matrix
+and the tint per instance); `FleetProgram.match(lit)` gives it the frame's
 camera, sun and fog from the lit program. (pyglet's own instancing draws nothing in pyglet 2.1;
 these are plain GL 3.3 calls.)
 """
@@ -29,7 +29,7 @@ class FleetProgram(Program):
     """The instanced lit program (see the module docstring)."""
 
     def __init__(self) -> None:
-        super().__init__("fleet", fragment="lit")
+        super().__init__("lit", defines=("INSTANCED",))
 
     def match(self, lit: LitProgram) -> None:
         """The camera, sun, sky and fog `lit` was given this frame (`LitProgram.light`)."""
