@@ -40,7 +40,8 @@ from game.render.fleet import FleetFrame
 from game.render.gl import GpuMesh, load_program
 from game.render.level_model import LevelMeshes, build_level, ground_grid, rgb
 from game.render.mesh import MeshBuilder
-from world.level import Ground, Lighting
+from systems.scene import SceneConfig
+from world.level import ActiveLevel, Ground, Level, Lighting
 
 LAYOUT = (3, 3, 4)  # lit vertices: position, normal, RGBA colour
 IDENTITY = tf.gl_matrix(np.eye(4))  # the model matrix of what is already in world coordinates
@@ -192,6 +193,31 @@ class DrawnLevel:
         if level is None:
             return cls(meshes, Lighting(), Ground().height)
         return cls(meshes, level.lighting, level.ground.height)
+
+
+class FollowedLevel:
+    """The active level as the passes draw it, for a view of the world (the window's, a drone's
+    front camera): made again, and handed to every pass, when the level changed (a swap, a hot
+    reload)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.drawn: DrawnLevel | None = None
+        self._key: tuple = ()  # the ActiveLevel and its version `drawn` was made for
+
+    def follow(self, passes, meshes_for: Callable[[Level | None], LevelMeshes | None] | None = None) -> DrawnLevel:
+        """The active level as drawn, after giving it to `passes` if it changed. `meshes_for(level)`:
+        meshes already built for the new level, or None to build them here."""
+        active = self.app.resource(ActiveLevel)
+        key = (id(active), active.version)
+        if key != self._key:
+            self._key = key
+            meshes = meshes_for(active.level) if meshes_for is not None else None
+            cleared = self.app.resource(SceneConfig).level is not None
+            self.drawn = DrawnLevel.of(active.level, cleared=cleared, meshes=meshes)
+            for render_pass in passes:
+                render_pass.use_level(self.drawn)
+        return self.drawn
 
 
 @dataclass

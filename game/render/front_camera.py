@@ -35,7 +35,7 @@ from components.flight import RigidBody
 from game.render.camera import FirstPersonCamera, View
 from game.render.drone_model import DroneModel, build_drone
 from game.render.fleet import Fleet
-from game.render.frame import DrawnLevel, Frame, LitProgram, Pass, Program, draw_world
+from game.render.frame import DrawnLevel, FollowedLevel, Frame, LitProgram, Pass, Program, draw_world
 from game.render.passes.drone import DronePass
 from game.render.passes.fleet import FleetDrawing
 from game.render.passes.gates import GatesPass
@@ -46,7 +46,6 @@ from game.render.passes.sky import SkyPass
 from game.render.rain_light import rain_lighting
 from systems.course import CourseState
 from systems.scene import SceneConfig, drone_components
-from world.level import ActiveLevel
 from world.weather import Weather
 
 WIDTH, HEIGHT = 960, 720  # the Tello's stream
@@ -93,7 +92,7 @@ class FrontCamera:
             passes.append(GatesPass(app))
         passes += [SkyPass(app), PropsAndShadowPass(self.drawing), RainPass(app)]
         self.passes: tuple[Pass, ...] = tuple(passes)
-        self._level_key: tuple = ()
+        self.followed_level = FollowedLevel(app)
         self.drawn_level: DrawnLevel | None = None
         self.target = Offscreen(self.width, self.height)
         self.i420 = I420(self.target)
@@ -106,14 +105,7 @@ class FrontCamera:
         return view
 
     def _follow_level(self) -> None:
-        active = self.app.resource(ActiveLevel)
-        key = (id(active), active.version)
-        if key == self._level_key:
-            return
-        self._level_key = key
-        self.drawn_level = DrawnLevel.of(active.level, cleared=self.app.resource(SceneConfig).level is not None)
-        for render_pass in self.passes:
-            render_pass.use_level(self.drawn_level)
+        self.drawn_level = self.followed_level.follow(self.passes)
 
     def render(self, entity: int, dt: float = 0.0) -> np.ndarray:
         """The picture of `entity`'s front camera now: (height, width, 3) uint8 RGB, top row

@@ -42,7 +42,7 @@ from game.render.camera import CameraRig, ChaseCamera, FirstPersonCamera, MapCam
 from game.render.drone_model import build_drone
 from game.render.fleet import PALETTE_NAMES, Fleet
 from game.render.follow import follow_next, followed_entity, followed_resource, position_in_fleet, telemetry_of
-from game.render.frame import DrawnLevel, Frame, LitProgram, Pass, Program, draw_world
+from game.render.frame import DrawnLevel, FollowedLevel, Frame, LitProgram, Pass, Program, draw_world
 from game.render.gl import read_pixels
 from game.render.hud import Hud, HudContext
 from game.render.level_model import LevelMeshes
@@ -139,8 +139,8 @@ class Renderer:
             self.menus,
         )
 
+        self.followed_level = FollowedLevel(app)
         self.drawn_level: DrawnLevel | None = None  # the active level, as last given to the passes
-        self._level_key: tuple = ()
         self._prepared_meshes: tuple[Level, LevelMeshes] | None = None  # built off the frame thread
         self.width = self.height = 1
         self.prepared = False
@@ -158,20 +158,12 @@ class Renderer:
 
     def _follow_level(self) -> None:
         """Give the passes the active level when it changed (a swap or a hot reload)."""
-        active = self.app.resource(ActiveLevel)
-        key = (id(active), active.version)
-        if key == self._level_key:
-            return
-        self._level_key = key
-        self.drawn_level = self._drawn(active.level)
-        for render_pass in self.passes:
-            render_pass.use_level(self.drawn_level)
+        self.drawn_level = self.followed_level.follow(self.passes, self._prepared_for)
 
-    def _drawn(self, level: Level | None) -> DrawnLevel:
+    def _prepared_for(self, level: Level | None) -> LevelMeshes | None:
         prepared = self._prepared_meshes
         self._prepared_meshes = None
-        meshes = prepared[1] if prepared is not None and prepared[0] is level and level is not None else None
-        return DrawnLevel.of(level, cleared=self.app.resource(SceneConfig).level is not None, meshes=meshes)
+        return prepared[1] if prepared is not None and prepared[0] is level and level is not None else None
 
     def use_prepared_meshes(self, level: Level, meshes: LevelMeshes) -> None:
         """When `level` becomes the active level, draw it from `meshes` (level_model's
