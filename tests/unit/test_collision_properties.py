@@ -17,21 +17,14 @@ from hypothesis import given, settings, strategies as st
 from tests.solids import Referee
 from world.collision import ContactSolver
 from world.geometry import BoxRow, CylinderRow, LevelGeometry, envelope
+from flight.quat import from_euler
 
 SIZE = (0.1752, 0.1697, 0.041)
 TICK = 1 / 240
 
 
-def quaternion(roll, pitch, yaw):
-    cr, sr = math.cos(roll / 2), math.sin(roll / 2)
-    cp, sp = math.cos(pitch / 2), math.sin(pitch / 2)
-    cy, sy = math.cos(yaw / 2), math.sin(yaw / 2)
-    return (sr * cp * cy - cr * sp * sy, cr * sp * cy + sr * cp * sy, cr * cp * sy - sr * sp * cy,
-            cr * cp * cy + sr * sp * sy)
-
-
 tilt = st.floats(-0.45, 0.45)
-attitudes = st.builds(quaternion, tilt, tilt, st.floats(-math.pi, math.pi))
+attitudes = st.builds(from_euler, tilt, tilt, st.floats(-math.pi, math.pi))
 
 
 class _Level:

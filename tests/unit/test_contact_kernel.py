@@ -21,6 +21,7 @@ from world.collision import (
 from world.geometry import BoxRow, CylinderRow, LevelGeometry, envelope
 from world.level import compile_level
 from world.level_file import load_level
+from flight.quat import from_euler
 
 STREET = compile_level(load_level("street"))
 PACKED = pack_geometry(STREET)
@@ -32,14 +33,6 @@ WIDTH = OUT_COL + CONTACT_WIDTH
 TICK = 1 / 240
 G = 9.80665
 PARAMS = ContactParams().packed()
-
-
-def quaternion(roll, pitch, yaw):
-    cr, sr = math.cos(roll / 2), math.sin(roll / 2)
-    cp, sp = math.cos(pitch / 2), math.sin(pitch / 2)
-    cy, sy = math.cos(yaw / 2), math.sin(yaw / 2)
-    return (sr * cp * cy - cr * sp * sy, cr * sp * cy + sr * cp * sy, cr * cp * sy - sr * sp * cy,
-            cr * cp * cy + sr * sp * sy)
 
 
 def row_of(position, move, velocity, q, w, resting_before):
@@ -74,7 +67,7 @@ def drones(draw):
     speed = draw(st.sampled_from([0.2, 2.0, 10.0, 40.0]))
     v = draw(st.tuples(*[st.floats(-1.0, 1.0)] * 3))
     return row_of(near_a_solid(draw), [c * speed * TICK for c in v], [c * speed for c in v],
-                  quaternion(draw(tilt), draw(tilt), draw(st.floats(-math.pi, math.pi))),
+                  from_euler(draw(tilt), draw(tilt), draw(st.floats(-math.pi, math.pi))),
                   draw(st.tuples(*[st.floats(-3.0, 3.0)] * 3)), draw(st.booleans()))
 
 
@@ -238,7 +231,7 @@ def test_a_drone_resting_on_each_top_of_the_street_keeps_resting():
 @settings(max_examples=100, deadline=None)
 @given(st.floats(-0.45, 0.45), st.floats(-0.45, 0.45), st.floats(-math.pi, math.pi), st.floats(0.0, 30.0))
 def test_the_bottom_is_the_envelopes_lowest_point(roll, pitch, yaw, z):
-    q = quaternion(roll, pitch, yaw)
+    q = from_euler(roll, pitch, yaw)
     block = row_of((3.0, -2.0, z + 5.0), (0.0, 0.0, 0.0), (0.0, 0.0, 0.0), q, (0.0, 0.0, 0.0), False)[None, :]
     resolve_level_contacts(block, np.zeros(1, dtype=np.int64), 0, SIZE_COL, OUT_COL, PACKED, PARAMS, TICK)
     assert abs(block[0, OUT_COL + BOTTOM_Z] - (z + 5.0 - envelope(q, SIZE).vertical_half_m)) < 1e-12

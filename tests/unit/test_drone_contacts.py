@@ -20,6 +20,7 @@ from world.collision import (
     pack_geometry, resolve_drone_contacts, resolve_level_contacts,
 )
 from world.geometry import LevelGeometry
+from flight.quat import from_euler
 
 SIZE = (0.1752, 0.1697, 0.041)  # the shipped vehicle's envelope
 MASS = 0.087  # kg
@@ -29,14 +30,6 @@ TICK = 1 / 240
 G = 9.80665
 P = ContactParams()
 PARAMS = P.packed()
-
-
-def quaternion(roll, pitch, yaw):
-    cr, sr = math.cos(roll / 2), math.sin(roll / 2)
-    cp, sp = math.cos(pitch / 2), math.sin(pitch / 2)
-    cy, sy = math.cos(yaw / 2), math.sin(yaw / 2)
-    return (sr * cp * cy - cr * sp * sy, cr * sp * cy + sr * cp * sy, cr * cp * sy - sr * sp * cy,
-            cr * cp * cy + sr * sp * sy)
 
 
 def half_extents(q) -> np.ndarray:
@@ -86,7 +79,7 @@ def momentum(block) -> np.ndarray:
 
 
 tilt = st.floats(-0.45, 0.45)
-attitudes = st.builds(quaternion, tilt, tilt, st.floats(-math.pi, math.pi))
+attitudes = st.builds(from_euler, tilt, tilt, st.floats(-math.pi, math.pi))
 
 
 @settings(max_examples=300, deadline=None)
@@ -218,7 +211,7 @@ def test_a_hundred_drones_in_one_call():
     """A swarm of 100 drones in a 4 m cube flying about for a second: every contact is
     answered in the one call per tick, none passes through another, momentum is kept."""
     rng = np.random.default_rng(16)
-    drones = [(rng.uniform(0.0, 4.0, 3), rng.uniform(-8.0, 8.0, 3), quaternion(*rng.uniform(-0.4, 0.4, 2), rng.uniform(-3, 3)),
+    drones = [(rng.uniform(0.0, 4.0, 3), rng.uniform(-8.0, 8.0, 3), from_euler(*rng.uniform(-0.4, 0.4, 2), rng.uniform(-3, 3)),
                rng.uniform(0.05, 0.2)) for _ in range(100)]
     block = fleet(*drones)
     p0 = momentum(block)
