@@ -18,7 +18,15 @@ it can do exactly as the fixed systems would, in one go, and the systems run the
 
 Events are typed: an event is a dataclass instance (the game's are in `components.events`),
 `app.on(EventType, handler)` registers a handler that receives the instance, and
-`app.emit(event)` dispatches it.
+`app.emit(event)` dispatches it to that App's handlers, in the order they were registered.
+The App keeps them itself, by weak reference (a handler goes when its object goes), rather
+than in esper's event registry: esper's clean-up of a dead handler looks in the *current*
+world's registry, so a handler of one App dying while another App's world is current was left
+there dead, printed a KeyError traceback, and made the next event of its type raise.
+
+An App's world lives as long as the App: `close()` deletes it, and so does the App's garbage
+collection or the interpreter's exit if nobody called `close()` (a batch that drops one
+Simulation for the next does not keep every world's entities).
 
 The App records which plugin added each system and handler. A plugin added as a mod
 (`add_plugin(plugin, mod=True)`) has its systems and handlers guarded (see `engine.mods`):
@@ -30,7 +38,9 @@ from __future__ import annotations
 
 import itertools
 import logging
+import weakref
 from dataclasses import dataclass, is_dataclass
+from types import MethodType
 from typing import Any, Callable, Iterable, Protocol, TypeVar, runtime_checkable
 
 import esper
@@ -66,8 +76,8 @@ class TickRunner(Protocol):
 
 
 def event_name(kind: type) -> str:
-    """The esper event name of an event type: its module and qualified name (two mods' events
-    of the same class name never meet)."""
+    """The name an event type is registered under: its module and qualified name (two mods'
+    events of the same class name never meet)."""
     if not isinstance(kind, type):
         raise TypeError(f"expected an event type (a dataclass such as components.events.Impact), got {kind!r}")
     return f"{kind.__module__}.{kind.__qualname__}"
@@ -116,11 +126,22 @@ def resolve_order(slots: list[_Slot], stage: Stage) -> list[_Slot]:
     return [slots[i] for i in placed]
 
 
+def _delete_world(name: str) -> None:
+    """Delete an esper world context if it is still there (current or not)."""
+    if name in esper.list_worlds():
+        if esper.current_world == name:
+            esper.switch_world("default")
+        esper.delete_world(name)
+
+
 class App:
     """Owns an esper world context and runs its systems stage by stage."""
 
     def __init__(self, tick_hz: int = 240, max_frame_s: float = 0.25) -> None:
         self.world_name = f"donify-{next(_world_ids)}"
+        # the world goes with the App: closed, collected, or at the interpreter's exit
+        self._world_finalizer = weakref.finalize(self, _delete_world, self.world_name)
+        self._handlers: dict[str, list[weakref.ref]] = {}  # event name -> weak handlers, in order
         self.clock = FixedStepClock(tick_hz, max_frame_s)
         self.resources: dict[type, Any] = {}
         self.plugins: list[Plugin] = []
@@ -151,11 +172,8 @@ class App:
             esper.switch_world(self.world_name)
 
     def close(self) -> None:
-        """Delete this App's world (and with it its entities, processors and handlers)."""
-        if self.world_name in esper.list_worlds():
-            if esper.current_world == self.world_name:
-                esper.switch_world("default")
-            esper.delete_world(self.world_name)
+        """Delete this App's world (and with it its entities and processors)."""
+        self._world_finalizer()  # once: a second close, or the App's collection, does nothing
 
     # -- building ------------------------------------------------------------------------
     def add_plugin(self, plugin: Plugin, *, mod: bool = False) -> "App":
@@ -269,8 +287,8 @@ class App:
     # -- events --------------------------------------------------------------------------
     def on(self, event: type, handler: Any) -> None:
         """Call `handler(event)` with every event of this type emitted (pass a bound method of
-        a long-lived object: esper keeps weak references)."""
-        self.activate()
+        a long-lived object: the App keeps weak references, a lambda would be gone at once).
+        The same handler registered twice is called once."""
         name = event_name(event)
         record = self._building
         if record is not None:
@@ -280,7 +298,16 @@ class App:
                 handler = guarded.handle
             else:  # a name only: esper holds handlers weakly, the record must not keep them alive
                 record.handlers.append((name, getattr(handler, "__qualname__", repr(handler))))
-        esper.set_handler(name, handler)
+        refs = self._handlers.setdefault(name, [])
+        if not any(ref() == handler for ref in refs):
+            refs.append(weakref.WeakMethod(handler) if isinstance(handler, MethodType) else weakref.ref(handler))
+
+    def remove_handler(self, event: type | str, handler: Any) -> None:
+        """Stop calling `handler` with events of this type (or event name); absent: nothing."""
+        name = event if isinstance(event, str) else event_name(event)
+        refs = self._handlers.get(name)
+        if refs:
+            refs[:] = [ref for ref in refs if ref() != handler]
 
     def guard(self, function: Callable, what: str) -> Callable:
         """`function` as the game should call it back: while a mod builds, wrapped so that an
@@ -297,8 +324,17 @@ class App:
         """Dispatch an event (a dataclass instance) to the handlers of its type."""
         if not is_dataclass(event) or isinstance(event, type):
             raise TypeError(f"expected an event (a dataclass instance such as components.events.Message(...)), got {event!r}")
-        self.activate()
-        esper.dispatch_event(event_name(type(event)), event)
+        refs = self._handlers.get(event_name(type(event)))
+        if not refs:
+            return
+        self.activate()  # a handler may use esper: this App's world
+        for ref in tuple(refs):  # a handler may register or remove handlers
+            handler = ref()
+            if handler is None:  # its object is gone: forget it
+                if ref in refs:
+                    refs.remove(ref)
+            else:
+                handler(event)
 
     # -- running -------------------------------------------------------------------------
     def update(self, frame_dt_s: float) -> int:

@@ -19,8 +19,8 @@ wrapped, so the App can take the whole mod out at once. The wrappers enforce thr
 The game's own plugins are not wrapped: their exceptions are bugs and must surface as such.
 With no mod loaded there is no supervisor at all and a frame runs exactly as without mods.
 
-Taking a mod out is deferred to the end of the frame: esper may be iterating the very
-processor list or handler set the mod sits in when it fails. Until then its wrappers are
+Taking a mod out is deferred to the end of the frame: the App may be iterating the very
+system list or handler list the mod sits in when it fails. Until then its wrappers are
 inert (they check the record's `disabled` flag).
 """
 
@@ -76,7 +76,7 @@ class PluginRecord:
     plugin: Any
     mod: bool = False
     systems: list = field(default_factory=list)  # (stage, system as added to the App)
-    handlers: list = field(default_factory=list)  # (event, handler as registered with esper)
+    handlers: list = field(default_factory=list)  # (event name, handler as registered with the App)
     calls: list = field(default_factory=list)  # other callables the game calls back (a menu entry's action)
     disabled: bool = False
     slow_reported: bool = False
@@ -111,8 +111,8 @@ class GuardedSystem(_Guarded, esper.Processor):
 
 
 class GuardedHandler(_Guarded):
-    """A mod's event handler; esper holds `handle` weakly, the record holds this object, and
-    this object holds the mod's handler weakly (as esper would have)."""
+    """A mod's event handler; the App holds `handle` weakly, the record holds this object,
+    and this object holds the mod's handler weakly (as the App would have)."""
 
     def __init__(self, supervisor: "ModSupervisor", record: PluginRecord, event: str, handler: Any) -> None:
         name = getattr(handler, "__qualname__", type(handler).__name__)
@@ -132,6 +132,8 @@ class ModHost(Protocol):
     def activate(self) -> None: ...
 
     def emit(self, event: Any) -> None: ...
+
+    def remove_handler(self, event: str, handler: Any) -> None: ...
 
     def _remove_system(self, system: esper.Processor) -> None: ...
 
@@ -157,7 +159,7 @@ class ModSupervisor:
         self.policy = policy or ModPolicy()
         self.records: list[PluginRecord] = []
         self.problems: list[str] = []  # every report, one line each, in order
-        self._pending: list[PluginRecord] = []  # disabled, still to take out of esper
+        self._pending: list[PluginRecord] = []  # disabled, still to take out of the App
         self._depth = 0  # mod code running inside mod code (a handler of an event a mod emits)
         self._window_s = 0.0
         self._window_frames = 0
@@ -252,12 +254,7 @@ class ModSupervisor:
             for _stage, part in record.systems:
                 app._remove_system(part)  # noqa: SLF001
             for event, part in record.handlers:
-                handlers = esper.event_registry.get(event)
-                if handlers:
-                    for ref in [r for r in handlers if r() == part.handle]:
-                        handlers.discard(ref)
-                    if not handlers:
-                        del esper.event_registry[event]
+                app.remove_handler(event, part.handle)
         self._pending.clear()
 
 
