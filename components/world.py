@@ -136,7 +136,7 @@ class Trail:
 
     points: deque = field(default_factory=lambda: deque(maxlen=1200))  # (x, y, z) m
     interval_s: float = 0.2
-    since_last_s: float = 0.0
+    since_last_s: float = 0.0  # game time since the last point, s (held at interval_s while still)
 
 
 @dataclass(slots=True)
