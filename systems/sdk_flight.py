@@ -183,6 +183,8 @@ class FlySdkCommands(esper.Processor):
         self.app = app
 
     def process(self, dt: float) -> None:
+        if not esper.get_component(SdkControl):  # no drone under the SDK (most games): the cheapest query
+            return
         for entity, (control, ctrl, body, frame, collider) in esper.get_components(
                 SdkControl, Controller, RigidBody, Airframe, Collider):
             if not control.active or ctrl.mode in ASSIST_MODES:

@@ -101,6 +101,7 @@ class RunTraffic(esper.Processor):
         self.routes = routes
         self.version: int | None = None  # the ActiveLevel version whose traffic flies
         self.flying: list[tuple[int, TrafficDrone, Collider]] = []  # entity, its route, its contacts
+        self.active: ActiveLevel | None = None
 
     @property
     def entities(self) -> list[int]:
@@ -108,7 +109,9 @@ class RunTraffic(esper.Processor):
         return [entity for entity, _, _ in self.flying]
 
     def process(self, dt: float) -> None:
-        active = self.app.try_resource(ActiveLevel)
+        active = self.active
+        if active is None:  # swapped in place: one object for the App's life, once there is one
+            active = self.active = self.app.try_resource(ActiveLevel)
         if active is not None and active.version != self.version:
             self.version = active.version
             self._swap(active.level)

@@ -114,9 +114,12 @@ class RunTutorial(esper.Processor):
     def __init__(self, app: App, state: TutorialState) -> None:
         self.app = app
         self.state = state
+        self.active: ActiveLevel | None = None  # swapped in place: one object for the App's life
 
     def process(self, dt: float) -> None:
-        active = self.app.resource(ActiveLevel)
+        active = self.active
+        if active is None:
+            active = self.active = self.app.resource(ActiveLevel)
         state = self.state
         if state.level_version != active.version:
             state.load(active.level, active.version)
