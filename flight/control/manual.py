@@ -15,16 +15,29 @@
   point where it slowed down.
 * At exactly MotorPower = 0 nothing is commanded (the cut); the next RT re-arms from the
   present state and the altitude hold brakes any fall already under way.
+
+Most frames repeat the last one: the same stick held, no trigger, no button. After an update
+whose repeat would change nothing (no trigger, no climb, a direction chosen or a hover point
+taken), `update` notes the command and the setpoints it left; on the next frame, if the
+command is the same objects (PilotCommand's values are replaced, never changed in place),
+nothing is pressed and the setpoints are still those bytes (a crash stop, an assist or a mod
+writing them would show), the update is skipped: it would have written the same values.
+State changes from outside go through `clear` and `resume`, which forget the note.
 """
 from __future__ import annotations
 
 import math
 
 from components.flight import Controller, RigidBody
-from components.layout import HOLD_POSITION_SET, MOTOR_POWER, POSITION, TARGET_VELOCITY, TARGET_YAW_RATE, VELOCITY
+from components.layout import (
+    HOLD_POSITION, HOLD_POSITION_SET, MOTOR_POWER, POSITION, TARGET_VELOCITY, TARGET_YAW_RATE, VELOCITY,
+)
 from components.pilot import PilotCommand
 from flight import quat
 from flight.vehicle import Vehicle
+
+# every target slot the manual flight writes, MotorPower … hold_position (components/layout.py TARGETS)
+SETPOINTS = slice(MOTOR_POWER, HOLD_POSITION + 2)
 
 
 class ManualFlight:
@@ -37,6 +50,10 @@ class ManualFlight:
         self.stick_was_neutral = True
         self.climbing = False
         self.altitude_hold = True
+        # after an update a repeat of which would change nothing: (left, right, held, the
+        # setpoints' view, their bytes, the targets array); None: update in full
+        self._settled: tuple | None = None
+        self._watched: tuple | None = None  # (targets array, its SETPOINTS view)
 
     def clear(self) -> None:
         self.direction = None
@@ -44,6 +61,7 @@ class ManualFlight:
         self.stick_was_neutral = True
         self.climbing = False
         self.altitude_hold = True
+        self._settled = None
 
     def resume(self, ctrl: Controller, body: RigidBody, keep_velocity: bool = True) -> None:
         """Take over from an assist or re-arm: continue the present motion, no setpoint jump.
@@ -52,6 +70,7 @@ class ManualFlight:
         least the fraction of 8 m/s that velocity is, so the cruise continues; the altitude
         target is the predicted stop altitude.
         """
+        self._settled = None
         vx, vy = body.velocity[0], body.velocity[1]
         speed = math.hypot(vx, vy)
         if keep_velocity and speed > 0.05:
@@ -106,6 +125,30 @@ class ManualFlight:
             targets[TARGET_VELOCITY + 1] = direction[1] * speed
 
     def update(self, ctrl: Controller, body: RigidBody, cmd: PilotCommand, dt_s: float) -> None:
+        settled = self._settled
+        if settled is not None and cmd.left is settled[0] and cmd.right is settled[1] and cmd.held is settled[2] \
+                and not cmd.pressed and cmd.rt == cmd.lt and ctrl.targets is settled[5] \
+                and settled[3].tobytes() == settled[4]:
+            return  # the last frame again: the same setpoints would be written
+        self._update(ctrl, body, cmd, dt_s)
+        self._settle(ctrl, cmd)
+
+    def _settle(self, ctrl: Controller, cmd: PilotCommand) -> None:
+        """Note the command and setpoints if a repeat of this update would change nothing:
+        no trigger (MotorPower holds), no climb under way, and a direction chosen or a hover
+        point taken (else the capture waits on the speed, frame after frame)."""
+        targets = ctrl.targets
+        if cmd.rt != cmd.lt or self.climbing or (cmd.held and cmd.climb()) or \
+                (self.direction is None and targets.item(HOLD_POSITION_SET) == 0.0):
+            self._settled = None
+            return
+        watched = self._watched
+        if watched is None or watched[0] is not targets:
+            watched = self._watched = (targets, targets[SETPOINTS])
+        view = watched[1]
+        self._settled = (cmd.left, cmd.right, cmd.held, view, view.tobytes(), targets)
+
+    def _update(self, ctrl: Controller, body: RigidBody, cmd: PilotCommand, dt_s: float) -> None:
         # every frame of every manual drone: the Controller's array is read and written by its
         # slots (components/layout.py TARGETS), not through the named fields, a third the cost
         v = self.vehicle
