@@ -28,6 +28,7 @@ class IntegrateDynamics(esper.Processor):
         self.app = app
         self.weather = weather
         self._wind = np.zeros(3)
+        self._wind_copied: list[float] = [0.0, 0.0, 0.0]  # what `_wind` holds, as the weather gave it
         self._store: FleetStore | None = None
         self._cols = None
         self._query: list | None = None  # esper's cached (entity, ExternalWrench) list the plan was made from
@@ -56,7 +57,10 @@ class IntegrateDynamics(esper.Processor):
         for own, columns in self._wrenches:  # a mod writes its wrench's array: the kernel reads the row
             columns[:] = own
         wind = self._wind
-        wind[0], wind[1], wind[2] = self.weather.wind_now_m_s  # three item writes: a third of a slice copy's cost
+        now = self.weather.wind_now_m_s  # a list, changed in place tick after tick by gusts
+        if now != self._wind_copied:  # steady wind: compared, not copied again
+            wind[0], wind[1], wind[2] = now  # three item writes: a third of a slice copy's cost
+            self._wind_copied = list(now)
         return wind
 
     def _plan_wrenches(self, store: FleetStore, query: list) -> None:
