@@ -24,6 +24,9 @@ class AnnounceBattery(esper.Processor):
     def on_reset(self, event: events.Reset) -> None:
         self._seen.pop(self.app.resource(Player).entity if event.entity is None else event.entity, None)
 
+    def on_removed(self, event: events.DroneRemoved) -> None:
+        self._seen.pop(event.entity, None)  # drones come and go: a long session keeps only the living
+
     def process(self, dt: float) -> None:
         seen = self._seen
         emit = self.app.emit
@@ -57,3 +60,4 @@ class BatteryEventsPlugin:
         self.announce = AnnounceBattery(app)
         app.add_system(self.announce, Stage.GAMEPLAY)
         app.on(events.Reset, self.announce.on_reset)
+        app.on(events.DroneRemoved, self.announce.on_removed)

@@ -214,3 +214,42 @@ def test_leaving_a_level_for_the_empty_world_clears_every_drones_contacts():
         sim.step()
         for t in (sim.telemetry(), other.telemetry()):
             assert not t.contact and t.height_above_ground is None  # nothing under them any more
+
+
+def _entity_keyed(obj, depth=0, seen=None):
+    """Every dict key and set member reachable from a system's attributes (two levels down)."""
+    seen = set() if seen is None else seen
+    if id(obj) in seen or depth > 2:
+        return
+    seen.add(id(obj))
+    if isinstance(obj, dict):
+        yield from obj.keys()
+        for value in obj.values():
+            yield from _entity_keyed(value, depth + 1, seen)
+    elif isinstance(obj, (set, frozenset)):
+        yield from obj
+    elif hasattr(obj, "__dict__") and not isinstance(obj, type):
+        for value in vars(obj).values():
+            if isinstance(value, (dict, set, frozenset)) or hasattr(value, "__dict__"):
+                yield from _entity_keyed(value, depth + 1, seen)
+
+
+def test_a_removed_drone_leaves_nothing_behind_in_the_systems(make_sim):
+    """Drones come and go (traffic, a batch, a swarm script): no system keeps what it knew
+    of one after it is removed, or a long session grows without end."""
+    sim = make_sim("street")
+    removed = []
+    for i in range(12):
+        d = sim.add_drone(position=(2.0 + i, 0.0, 3.0))
+        d.pad.rt = 1.0
+        sim.run(0.3)
+        if i % 3 == 0:
+            sim.pad.press("B")  # an assist under way on the player's drone meanwhile
+        sim.remove_drone(d)
+        removed.append(d.entity)
+        sim.step()
+    held = set()
+    for systems in sim.app._running.values():  # noqa: SLF001 - every system, the game's and the level's
+        for system in systems:
+            held |= {key for key in _entity_keyed(system) if isinstance(key, int) and key in removed}
+    assert not held, f"systems still hold removed drones {sorted(held)}"
