@@ -67,6 +67,25 @@ def _check_vector(name: str, value, length: int = 3) -> tuple[float, ...]:
     return values
 
 
+def _vehicle_of(vehicle) -> Vehicle:
+    """The vehicle asked for: None (the default), a loaded `Vehicle`, or a vehicle file's path."""
+    if vehicle is None:
+        return default_vehicle()
+    if isinstance(vehicle, Vehicle):
+        return vehicle
+    if not isinstance(vehicle, (str, Path)):
+        raise ValueError(f"vehicle: expected a vehicle file path or a Vehicle, got {vehicle!r}")
+    return load_vehicle(vehicle)
+
+
+def _check_above_ground(position: tuple[float, ...], level: Level | None) -> None:
+    """A start whose centre is under the level's ground: the drone would be held between the
+    ground and what stands on it (the road, a pad), half inside, for good."""
+    if level is not None and position[2] < level.ground.height:
+        raise ValueError(f"position: z = {position[2]:g} m is under the ground of this level "
+                         f"({level.ground.height:g} m); start at or above it")
+
+
 class Simulation:
     """Args:
         level: a shipped level name, a level file or folder path, or None for the empty lab
@@ -97,10 +116,7 @@ class Simulation:
             position = _check_vector("position", position)
         if yaw_deg is not None and (not isinstance(yaw_deg, (int, float)) or not math.isfinite(yaw_deg)):
             raise ValueError(f"yaw_deg: expected a finite number, got {yaw_deg!r}")
-        if vehicle is None:
-            vehicle = default_vehicle()
-        elif not isinstance(vehicle, Vehicle):
-            vehicle = load_vehicle(vehicle)
+        vehicle = _vehicle_of(vehicle)
         self.vehicle = vehicle
         # how this Simulation was made, for a replay (game/replay.py)
         self._made_with = {"level": level if isinstance(level, str) or level is None else str(level),
@@ -110,6 +126,8 @@ class Simulation:
         self._recorder: Recorder | None = None
 
         level_obj, spawn, spawn_yaw, preset_density, preset_wind = _resolve_level(level, vehicle)
+        if position is not None:
+            _check_above_ground(position, level_obj)
         self.level = level_obj
         # the level's start preset in full (wind, gusts, density, rain); explicit wind/density replace its own
         weather = start_weather(level_obj, wind=wind, density=density)
@@ -177,12 +195,10 @@ class Simulation:
         if position is None:
             position = self._free_spawn()
         position = _check_vector("position", position)
+        _check_above_ground(position, self.level)
         if isinstance(yaw_deg, bool) or not isinstance(yaw_deg, (int, float)) or not math.isfinite(yaw_deg):
             raise ValueError(f"yaw_deg: expected a finite number, got {yaw_deg!r}")
-        if vehicle is None:
-            vehicle = self.vehicle
-        elif not isinstance(vehicle, Vehicle):
-            vehicle = load_vehicle(vehicle)
+        vehicle = self.vehicle if vehicle is None else _vehicle_of(vehicle)
         drone = self._handle(spawn_drone(self.app, self.config, position, math.radians(yaw_deg), vehicle))
         self._note("add_drone", position=list(position), yaw_deg=float(yaw_deg),
                    vehicle=None if vehicle is self.vehicle else vehicle.source)

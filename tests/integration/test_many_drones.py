@@ -175,6 +175,12 @@ def test_add_and_remove_keep_creation_order_and_refuse_bad_arguments():
                 sim.add_drone(position=(1.0, 1.0, 1.0), yaw_deg=bad)
         with pytest.raises(DataFileError, match="vehicle.toml: file not found"):
             sim.add_drone(position=(1.0, 1.0, 1.0), vehicle="no/such/vehicle.toml")
+        for bad in (42, [1, 2], object()):
+            with pytest.raises(ValueError, match="vehicle: expected a vehicle file path or a Vehicle"):
+                sim.add_drone(position=(1.0, 1.0, 1.0), vehicle=bad)
+        # under the ground, the drone would be held between it and what stands on it
+        with pytest.raises(ValueError, match=r"position: z = -50 m is under the ground of this level \(0 m\)"):
+            sim.add_drone(position=(0.0, 5.0, -50.0))
         sim.run(0.5)  # the world still runs after every refusal (the street's traffic came in at the first frame)
         assert len(sim.drones) == 3 + len(sim.level.traffic)
 

@@ -193,3 +193,13 @@ def test_one_seed_rule_for_the_api_scripts_and_the_command_line(make_sim, seed, 
             run_fly(None, str(script), None, None, None, out=io.StringIO(), err=io.StringIO())
         with pytest.raises(ValueError, match="--seed: expected a whole number from 0"):
             run_fly(None, "examples/street_manual.toml", "0.1", None, str(seed), out=io.StringIO(), err=io.StringIO())
+
+
+def test_a_start_under_the_ground_or_a_vehicle_of_the_wrong_kind_is_refused():
+    with pytest.raises(ValueError, match=r"position: z = -0.5 m is under the ground of this level \(0 m\)"):
+        Simulation("street", position=(0.0, 0.0, -0.5))
+    with pytest.raises(ValueError, match="vehicle: expected a vehicle file path or a Vehicle, got 3"):
+        Simulation(level=None, vehicle=3)
+    with Simulation(level=None, position=(0.0, 0.0, -500.0)) as lab:  # the empty world has no ground
+        lab.run(0.1)
+        assert lab.telemetry().position[2] < -500.0
