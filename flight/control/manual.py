@@ -36,9 +36,6 @@ from components.pilot import PilotCommand
 from flight import quat
 from flight.vehicle import Vehicle
 
-# every target slot the manual flight writes, MotorPower … hold_position (components/layout.py TARGETS)
-SETPOINTS = slice(MOTOR_POWER, HOLD_POSITION + 2)
-
 
 class ManualFlight:
     """Turns a PilotCommand into MotorPower, ManualTargetVelocity and ManualTargetAltitude."""
@@ -53,7 +50,7 @@ class ManualFlight:
         # after an update a repeat of which would change nothing: (left, right, held, the
         # setpoints' view, their bytes, the targets array); None: update in full
         self._settled: tuple | None = None
-        self._watched: tuple | None = None  # (targets array, its SETPOINTS view)
+        self._watched: tuple | None = None  # (targets array, the view of its setpoints)
 
     def clear(self) -> None:
         self.direction = None
@@ -144,7 +141,8 @@ class ManualFlight:
             return
         watched = self._watched
         if watched is None or watched[0] is not targets:
-            watched = self._watched = (targets, targets[SETPOINTS])
+            # every target slot the manual flight writes: MotorPower … hold_position
+            watched = self._watched = (targets, targets[MOTOR_POWER:HOLD_POSITION + 2])
         view = watched[1]
         self._settled = (cmd.left, cmd.right, cmd.held, view, view.tobytes(), targets)
 
