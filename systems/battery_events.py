@@ -20,37 +20,45 @@ class AnnounceBattery(esper.Processor):
     def __init__(self, app: App) -> None:
         self.app = app
         self._seen: dict[int, list[bool]] = {}  # per drone: warned low, was depleted, was armed
+        # (entity, Battery, Controller, its flags) per drone, made from esper's list `_query`:
+        # made again when esper makes a new one (a drone came or went) or a drone's flags go
+        self._rows: list[tuple[int, Battery, Controller, list[bool]]] = []
+        self._query: list | None = None
 
     def on_reset(self, event: events.Reset) -> None:
         self._seen.pop(self.app.resource(Player).entity if event.entity is None else event.entity, None)
+        self._query = None
 
     def on_removed(self, event: events.DroneRemoved) -> None:
         self._seen.pop(event.entity, None)  # drones come and go: a long session keeps only the living
+        self._query = None
 
     def process(self, dt: float) -> None:
-        seen = self._seen
-        emit = self.app.emit
-        for entity, (battery, ctrl) in esper.get_components(Battery, Controller):
-            flags = seen.get(entity)
-            if flags is None:
-                flags = seen[entity] = [False, False, False]
+        query = esper.get_components(Battery, Controller)
+        if query is not self._query:
+            self._rows = [(entity, battery, ctrl, self._seen.setdefault(entity, [False, False, False]))
+                          for entity, (battery, ctrl) in query]
+            self._query = query
+        for entity, battery, ctrl, flags in self._rows:
             state = battery.state  # read as Python floats: a numpy scalar costs several times more
             depleted = state.item(DEPLETED) != 0.0
             armed = ctrl.targets.item(MOTOR_POWER) > 0.0 and not depleted
-            capacity = state.item(CAPACITY)
-            fraction = state.item(ENERGY) / capacity if capacity else 0.0
-            if fraction < LOW_FRACTION and not flags[0]:
-                flags[0] = True
-                emit(events.BatteryLow(fraction, entity))
+            if not flags[0]:
+                capacity = state.item(CAPACITY)
+                fraction = state.item(ENERGY) / capacity if capacity else 0.0
+                if fraction < LOW_FRACTION:
+                    flags[0] = True
+                    self.app.emit(events.BatteryLow(fraction, entity))
             if depleted and not flags[1]:
                 flags[1] = True
-                emit(events.BatteryDepleted(entity))
-                emit(events.Disarmed("battery_depleted", entity))
-            if armed and not flags[2]:
-                emit(events.Armed(entity))
-            elif flags[2] and not armed and not depleted:
-                emit(events.Disarmed("motor_power_zero", entity))
-            flags[2] = armed
+                self.app.emit(events.BatteryDepleted(entity))
+                self.app.emit(events.Disarmed("battery_depleted", entity))
+            if armed is not flags[2]:  # an edge
+                if armed:
+                    self.app.emit(events.Armed(entity))
+                elif not depleted:
+                    self.app.emit(events.Disarmed("motor_power_zero", entity))
+                flags[2] = armed
 
 
 class BatteryEventsPlugin:
