@@ -11,28 +11,15 @@ import gc
 import subprocess
 import sys
 import textwrap
-from dataclasses import dataclass
 from pathlib import Path
 
 import esper
 from hypothesis import given, settings, strategies as st
 
 from engine import App
+from tests.unit.test_engine import Listener, Ping
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@dataclass(frozen=True)
-class Ping:
-    value: int
-
-
-class Listener:
-    def __init__(self):
-        self.got = []
-
-    def on_ping(self, event):
-        self.got.append(event.value)
 
 
 class Unraisable:
