@@ -303,7 +303,7 @@ class App:
                 guarded = GuardedHandler(self.mods, record, event.__name__, handler)
                 record.handlers.append((name, guarded))
                 handler = guarded.handle
-            else:  # a name only: esper holds handlers weakly, the record must not keep them alive
+            else:  # a name only: the App holds handlers weakly, the record must not keep them alive
                 record.handlers.append((name, getattr(handler, "__qualname__", repr(handler))))
         refs = self._handlers.setdefault(name, [])
         if not any(ref() == handler for ref in refs):
