@@ -50,8 +50,10 @@ from systems.menu import select
 from systems.modes import FlightModes
 from systems.scene import Player, SceneConfig, drone_components, remove_drone, spawn_drone
 from systems.scene import drones as drone_entities
-from world.level import Level
+from world.geometry import LevelGeometry
+from world.level import ActiveLevel, Level, compile_level
 from world.level_file import load_level
+from world.sensing import sweep_envelope
 from world.weather import check_weather
 
 FRAME_S = 1.0 / 60.0
@@ -78,12 +80,29 @@ def _vehicle_of(vehicle) -> Vehicle:
     return load_vehicle(vehicle)
 
 
-def _check_above_ground(position: tuple[float, ...], level: Level | None) -> None:
-    """A start whose centre is under the level's ground: the drone would be held between the
-    ground and what stands on it (the road, a pad), half inside, for good."""
-    if level is not None and position[2] < level.ground.height:
-        raise ValueError(f"position: z = {position[2]:g} m is under the ground of this level "
-                         f"({level.ground.height:g} m); start at or above it")
+START_TOLERANCE_M = 0.001  # a start touching a surface (resting on it) is clear of it
+
+
+def _check_start(position: tuple[float, ...], yaw_rad: float, size_m, level: Level | None,
+                 geometry: LevelGeometry) -> None:
+    """A start whose guard envelope reaches into the ground or a solid is refused: the drone
+    would be held between the ground and what stands on it, or fall through a building's
+    inside and stay there, out of sight. Touching a surface (resting on it) is fine."""
+    if level is None:
+        return  # the lab world: no ground, nothing in it
+    half_z = 0.5 * size_m[2]
+    ground = level.ground.height
+    if position[2] - half_z < ground - START_TOLERANCE_M:
+        raise ValueError(f"position: z = {position[2]:g} m puts the drone's guards below the ground of this level "
+                         f"({ground:g} m): their bottom at {position[2] - half_z:g} m; resting on the ground is "
+                         f"z = {ground + half_z:g} m")
+    # the envelope a hair smaller: resting on a top, or against a wall, is not inside it
+    inner = tuple(s - 2.0 * START_TOLERANCE_M for s in size_m)
+    hit = sweep_envelope(geometry, position, position, quat.from_axis_angle((0.0, 0.0, 1.0), yaw_rad), size_m=inner, ignore=("",))
+    if hit is not None:
+        x, y, z = position
+        raise ValueError(f"position: expected a place clear of the level's solids, got ({x:g}, {y:g}, {z:g}): "
+                         f"the drone there overlaps {hit.kind} {hit.id!r}")
 
 
 class Simulation:
@@ -127,7 +146,9 @@ class Simulation:
 
         level_obj, spawn, spawn_yaw, preset_density, preset_wind = _resolve_level(level, vehicle)
         if position is not None:
-            _check_above_ground(position, level_obj)
+            _check_start(position, math.radians(yaw_deg) if yaw_deg is not None else spawn_yaw,
+                         vehicle.envelope_size_m, level_obj,
+                         compile_level(level_obj) if level_obj is not None else LevelGeometry.empty())
         self.level = level_obj
         # the level's start preset in full (wind, gusts, density, rain); explicit wind/density replace its own
         weather = start_weather(level_obj, wind=wind, density=density)
@@ -195,10 +216,11 @@ class Simulation:
         if position is None:
             position = self._free_spawn()
         position = _check_vector("position", position)
-        _check_above_ground(position, self.level)
         if isinstance(yaw_deg, bool) or not isinstance(yaw_deg, (int, float)) or not math.isfinite(yaw_deg):
             raise ValueError(f"yaw_deg: expected a finite number, got {yaw_deg!r}")
         vehicle = self.vehicle if vehicle is None else _vehicle_of(vehicle)
+        active = self.app.resource(ActiveLevel)  # the level flown now (a hot reload may have changed it)
+        _check_start(position, math.radians(yaw_deg), vehicle.envelope_size_m, active.level, active.geometry)
         drone = self._handle(spawn_drone(self.app, self.config, position, math.radians(yaw_deg), vehicle))
         self._note("add_drone", position=list(position), yaw_deg=float(yaw_deg),
                    vehicle=None if vehicle is self.vehicle else vehicle.source)

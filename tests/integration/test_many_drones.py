@@ -179,8 +179,12 @@ def test_add_and_remove_keep_creation_order_and_refuse_bad_arguments():
             with pytest.raises(ValueError, match="vehicle: expected a vehicle file path or a Vehicle"):
                 sim.add_drone(position=(1.0, 1.0, 1.0), vehicle=bad)
         # under the ground, the drone would be held between it and what stands on it
-        with pytest.raises(ValueError, match=r"position: z = -50 m is under the ground of this level \(0 m\)"):
+        with pytest.raises(ValueError, match=r"position: z = -50 m puts the drone's guards below the ground of this level \(0 m\)"):
             sim.add_drone(position=(0.0, 5.0, -50.0))
+        # inside a building, it would fall through the building's inside and stay there, unseen
+        with pytest.raises(ValueError, match=r"position: expected a place clear of the level's solids, got "
+                                             r"\(9, 14, 4\): the drone there overlaps building 'north-1'"):
+            sim.add_drone(position=(9.0, 14.0, 4.0))
         sim.run(0.5)  # the world still runs after every refusal (the street's traffic came in at the first frame)
         assert len(sim.drones) == 3 + len(sim.level.traffic)
 

@@ -196,7 +196,7 @@ def test_one_seed_rule_for_the_api_scripts_and_the_command_line(make_sim, seed, 
 
 
 def test_a_start_under_the_ground_or_a_vehicle_of_the_wrong_kind_is_refused():
-    with pytest.raises(ValueError, match=r"position: z = -0.5 m is under the ground of this level \(0 m\)"):
+    with pytest.raises(ValueError, match=r"position: z = -0.5 m puts the drone's guards below the ground of this level \(0 m\): their bottom at -0.5205 m; resting on the ground is z = 0.0205 m"):
         Simulation("street", position=(0.0, 0.0, -0.5))
     with pytest.raises(ValueError, match="vehicle: expected a vehicle file path or a Vehicle, got 3"):
         Simulation(level=None, vehicle=3)
