@@ -30,8 +30,7 @@ from typing import Callable, Iterator, TextIO
 
 from engine.datafile import DataFileError
 from game.atomic import atomic_path, check_output_path
-from game.replay import apply_frame, check_matches, frames_of, load_replay
-from game.replay import call as replay_call
+from game.replay import apply_frame, frames_of, play_calls
 from game.wording import counted
 from game.script import BUILTIN_ENTRIES, Script, ScriptPlayer, load_script
 from game.seed import SEED_EXPECTED, check_seed
@@ -184,23 +183,18 @@ def fly_replay(path: str | Path, *, telemetry: str | Path | None = None, progres
     """Fly a replay file again, headless: the same Simulation, the same inputs frame by frame, so
     the telemetry written is bit-identical to the recorded flight's. A replay recorded with
     another level version, vehicle, Donify version or mods is refused (DataFileError)."""
-    from game.simulation import Simulation  # noqa: PLC0415 (the flight core is heavy to import)
+    from game.replay_playback import open_replay  # noqa: PLC0415 (the flight core is heavy to import)
 
-    recording = load_replay(path)
-    made = recording.header["simulation"]
-    sim = Simulation(level=made.get("level"), seed=made.get("seed", 0), density=made.get("density"),
-                     wind=made.get("wind"), position=made.get("position"), yaw_deg=made.get("yaw_deg"),
-                     vehicle=made.get("vehicle"), plugins=plugins)
+    recording, sim = open_replay(path, plugins)
     try:
-        check_matches(path, recording.header, sim.level, sim.vehicle, sim.mods)
         summary = FlightSummary()
         summary.add(sim.telemetry().as_dict())
         frames = len(recording.frames)
         if telemetry is None:
-            _frames(sim, _replayed(sim, recording), frames, summary, None, progress)
+            _frames(sim, _replayed(sim, recording, path), frames, summary, None, progress)
         else:
             with atomic_path(telemetry) as tmp, open(tmp, "w", encoding="utf-8", newline="\n") as out:
-                _frames(sim, _replayed(sim, recording), frames, summary, out, progress)
+                _frames(sim, _replayed(sim, recording, path), frames, summary, out, progress)
         return summary
     finally:
         sim.close()
@@ -213,11 +207,10 @@ def _scripted(sim, player: ScriptPlayer, frames: int) -> Iterator[float]:
         yield FRAME_S
 
 
-def _replayed(sim, recording) -> Iterator[float]:
+def _replayed(sim, recording, path) -> Iterator[float]:
     """Each frame's recorded calls and pad, then the frame's length."""
-    for state, calls in frames_of(recording):
-        for verb, arguments in calls:
-            replay_call(sim, verb, arguments)
+    for line, (state, calls) in enumerate(frames_of(recording), start=2):  # line 1 is the header
+        play_calls(sim, calls, f"{path}:{line}")
         apply_frame(sim, state)
         yield state["dt"]
 

@@ -47,7 +47,13 @@ from world.level import Level
 
 FORMAT = "donify-replay"
 FORMAT_VERSION = 1
-VERBS = ("select", "set_mode", "reset", "set_weather", "apply_level", "add_drone")  # the Simulation calls a replay carries
+# the Simulation calls a replay carries, each with the arguments it may name
+VERB_ARGUMENTS = {
+    "select": ("name",), "set_mode": ("mode",), "reset": (),
+    "set_weather": ("preset", "wind", "density", "gusts", "rain"),
+    "apply_level": ("level", "sha256"), "add_drone": ("position", "yaw_deg", "vehicle"),
+}
+VERBS = tuple(VERB_ARGUMENTS)
 MAX_FILE_BYTES = 200 * 1024 * 1024  # compressed; a 10-minute flight is well under 1 MB
 
 
@@ -167,9 +173,20 @@ def _frame(path: Path, number: int, line: str) -> dict[str, Any]:
     dt = frame.get("dt", 1.0)
     if isinstance(dt, bool) or not isinstance(dt, (int, float)) or not math.isfinite(dt) or dt <= 0:
         raise DataFileError([f"{path}:{number}: dt: expected a number of seconds > 0, got {dt!r}"])
-    for verb, _ in frame.get("calls", []):
+    calls = frame.get("calls", [])
+    if not isinstance(calls, list):
+        raise DataFileError([f"{path}:{number}: calls: expected a list of [verb, {{arguments}}], got {calls!r:.80}"])
+    for i, item in enumerate(calls):
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], dict)):
+            raise DataFileError([f"{path}:{number}: calls.{i}: expected [verb, {{arguments}}], got {item!r:.80}"])
+        verb, arguments = item
         if verb not in VERBS:
-            raise DataFileError([f"{path}:{number}: calls: expected one of {', '.join(VERBS)}, got {verb!r}"])
+            raise DataFileError([f"{path}:{number}: calls.{i}: expected one of {', '.join(VERBS)}, got {verb!r:.40}"])
+        unknown = sorted(set(arguments) - set(VERB_ARGUMENTS[verb]))
+        if unknown:
+            allowed = ", ".join(VERB_ARGUMENTS[verb]) or "none"
+            raise DataFileError([f"{path}:{number}: calls.{i}: {verb}: expected arguments among {allowed}, "
+                                 f"got {unknown[0]!r:.40}"])
     return frame
 
 
@@ -216,5 +233,14 @@ def apply_frame(sim, state: dict[str, Any]) -> None:
     pad.presses[:] = state["presses"]
 
 
-def call(sim, verb: str, arguments: dict[str, Any]) -> None:
-    getattr(sim, verb)(**{k: (tuple(v) if isinstance(v, list) else v) for k, v in arguments.items()})
+def play_calls(sim, calls: list, where: str) -> None:
+    """Make a frame's recorded calls on `sim`. A call the Simulation refuses (a hand-edited or
+    damaged file: a drone put in a building, a menu entry that does not exist, a wind of words)
+    is DataFileError, one line at `where` (FILE:LINE), never the Simulation's own exception."""
+    for i, (verb, arguments) in enumerate(calls):
+        try:
+            getattr(sim, verb)(**{k: (tuple(v) if isinstance(v, list) else v) for k, v in arguments.items()})
+        except DataFileError as exc:  # a level or vehicle file the call names
+            raise DataFileError([f"{where}: calls.{i}: {verb}: {exc.lines[0]}", *exc.lines[1:]]) from None
+        except (ValueError, TypeError, OSError) as exc:
+            raise DataFileError([f"{where}: calls.{i}: {verb}: {exc}"]) from None

@@ -36,7 +36,7 @@ import platformdirs
 
 from components.flight import RigidBody
 from engine.datafile import DataFileError
-from game.replay import Recording, apply_frame, call, check_matches, frames_of, level_hash, load_replay
+from game.replay import Recording, apply_frame, check_matches, frames_of, level_hash, load_replay, play_calls
 from game.plugins import DATA_DIR_ENV
 from game.simulation import Simulation
 from systems.course import CourseState
@@ -106,8 +106,11 @@ def open_replay(path: str | Path, plugins=()) -> tuple[Recording, object]:
     made = recording.header["simulation"]
     try:
         sim = Simulation(level=made.get("level"), plugins=plugins, **simulation_options(recording))
-    except (ValueError, OSError) as exc:
+    except (ValueError, TypeError, OSError) as exc:
         raise DataFileError([f"{path}:1: simulation: cannot be made again here ({exc})"]) from None
+    except DataFileError as exc:  # the level or vehicle file it names
+        raise DataFileError([f"{path}:1: simulation: cannot be made again here ({exc.lines[0]})",
+                             *exc.lines[1:]]) from None
     try:
         check_matches(path, recording.header, sim.level, sim.vehicle, sim.mods)
     except BaseException:
@@ -129,6 +132,7 @@ class ReplayPlayback:
         self.speed_index = SPEEDS.index(1.0)
         self.paused = False
         self.restart_requested = False
+        self.problem: str | None = None  # why the playback stopped short (a call the file got wrong)
         self._budget_s = 0.0
 
     def fresh(self) -> "ReplayPlayback":
@@ -158,7 +162,8 @@ class ReplayPlayback:
         return self.paused
 
     def step(self, sim, dt: float) -> int:
-        """Play the recorded frames that fit in `speed·dt` seconds; returns how many."""
+        """Play the recorded frames that fit in `speed·dt` seconds; returns how many. A frame
+        whose recorded call cannot be made ends the playback there, with `problem` saying why."""
         if self.paused or self.finished:
             return 0
         self._budget_s += dt * self.speed
@@ -166,8 +171,12 @@ class ReplayPlayback:
         while not self.finished and self._budget_s >= self.frames[self.index][0]["dt"] - 1e-12:
             state, calls = self.frames[self.index]
             self._budget_s -= state["dt"]
-            for verb, arguments in calls:
-                call(sim, verb, arguments)
+            try:
+                play_calls(sim, calls, f"{self.path or 'the replay'}:{self.index + 2}")  # line 1 is the header
+            except DataFileError as exc:  # a hand-edited file: the playback ends there, the game goes on
+                self.problem = exc.lines[0]
+                self.index = len(self.frames)
+                break
             apply_frame(sim, state)
             sim.step(state["dt"])
             self.played_s += state["dt"]
@@ -274,9 +283,9 @@ def pose_track(replay: Recording | str | Path, plugins=(), clock=None) -> GhostT
             quaternions.append(np.array(body.quaternion, dtype=float))
 
         keep()
-        for state, calls in frames_of(recording):
-            for verb, arguments in calls:
-                call(sim, verb, arguments)
+        where = "the replay" if isinstance(replay, Recording) else replay
+        for line, (state, calls) in enumerate(frames_of(recording), start=2):  # line 1 is the header
+            play_calls(sim, calls, f"{where}:{line}")
             apply_frame(sim, state)
             sim.step(state["dt"])
             keep()

@@ -60,6 +60,7 @@ class WindowReplays:
         self._ticks = 0  # the run's ticks when last seen
         self._noted: list[tuple[float, np.ndarray, np.ndarray]] = []  # this run's poses
         self._finished: events.CourseFinished | None = None
+        self._problem_told = False  # the playback's problem is told once
         if playback is None and game.app.frame_count == 0:
             game.sim.record()  # from the first frame: F9 saves the flight so far
         renderer = game.renderer
@@ -78,6 +79,10 @@ class WindowReplays:
         sim = self.game.sim
         if self.playback is not None:
             self.playback.step(sim, dt)
+            if self.playback.problem is not None and not self._problem_told:
+                self._problem_told = True
+                log.warning("%s", self.playback.problem)
+                self.game.renderer.hud.message(self.playback.problem)
         else:
             sim.step(dt)
         self._follow_run()

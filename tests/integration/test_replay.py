@@ -8,11 +8,12 @@ from __future__ import annotations
 import gzip
 import json
 import random
+import re
 import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import game.replay as replay_module
@@ -186,6 +187,57 @@ def test_random_bytes_are_refused_as_data_never_a_crash(tmp_path, data, compress
     path.write_bytes(gzip.compress(data) if compress else data)
     with pytest.raises(DataFileError):
         load_replay(path)
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False)
+                    | st.text(max_size=12), lambda inner: st.lists(inner, max_size=4)
+                    | st.dictionaries(st.text(max_size=8), inner, max_size=3), max_leaves=8)
+ARGUMENT_NAMES = ("name", "mode", "preset", "wind", "density", "gusts", "rain", "level", "sha256", "position",
+                  "yaw_deg", "vehicle", "colour")
+GOOD_VALUES = ("takeoff", "angle", "breeze", "street", [1.0, 2.0, 3.0], [9.0, 14.0, 4.0], [3.0, 0.0, 0.0205], 45.0,
+               0.5, 1.2, None)
+CALL = st.one_of(
+    st.tuples(st.sampled_from(replay_module.VERBS),
+              st.dictionaries(st.sampled_from(ARGUMENT_NAMES), st.sampled_from(GOOD_VALUES) | JSON, max_size=3)).map(list),
+    JSON,  # not a [verb, arguments] pair at all
+)
+
+
+def _one_line_or_flown(capsys, path: Path) -> None:
+    code = cli.main(["replay", str(path)])
+    err = [line for line in capsys.readouterr().err.strip().splitlines() if not line.startswith("replay")]
+    assert code in (0, 1), (code, err)
+    if code == 1:
+        assert len(err) == 1 and err[0].startswith(f"{path}:"), err
+        event("refused: " + " ".join(re.sub(r"\d+", "N", err[0][len(str(path)):]).split()[:3]))  # where it was caught
+    else:
+        event("flown")
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(calls=st.lists(CALL, min_size=1, max_size=3), frame=st.integers(0, 59))
+def test_a_replays_calls_edited_into_anything_fly_or_are_one_located_line(tmp_path_factory, capsys, calls, frame):
+    """A hand-edited or damaged frame's `calls` — unknown arguments, wrong types, a drone put in
+    a building, a menu entry that does not exist — is refused as the file's line, never a traceback."""
+    path = recorded(tmp_path_factory.mktemp("calls"))
+    header, *frames = gzip.decompress(path.read_bytes()).decode().splitlines()
+    line = json.loads(frames[frame])
+    line["calls"] = calls
+    frames[frame] = json.dumps(line)
+    path.write_bytes(gzip.compress(("\n".join([header, *frames]) + "\n").encode()))
+    _one_line_or_flown(capsys, path)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(key=st.sampled_from(["seed", "density", "wind", "position", "yaw_deg", "vehicle", "level"]),
+       value=st.sampled_from(GOOD_VALUES) | JSON)
+def test_a_replays_header_edited_into_anything_is_one_located_line(tmp_path_factory, capsys, key, value):
+    path = recorded(tmp_path_factory.mktemp("header"))
+    header, *frames = gzip.decompress(path.read_bytes()).decode().splitlines()
+    made = json.loads(header)
+    made["simulation"][key] = value
+    path.write_bytes(gzip.compress(("\n".join([json.dumps(made), *frames]) + "\n").encode()))
+    _one_line_or_flown(capsys, path)
 
 
 def test_recording_starts_before_the_first_frame():

@@ -182,6 +182,31 @@ def test_a_damaged_or_mismatched_replay_is_one_line_and_no_window(tmp_path, caps
     assert "refused as a ghost" in capsys.readouterr().err
 
 
+def test_a_call_the_file_got_wrong_ends_the_playback_there_and_the_game_goes_on(window, tmp_path, caplog):
+    """A hand-edited replay passes every check before the window opens but asks, at frame 20,
+    for a drone inside a building: the playback stops there, says so once (log and HUD), and
+    the window keeps running."""
+    path = tmp_path / "edited.replay"
+    rows = record_flight(path, frames=40)
+    header, *frames = gzip.decompress(path.read_bytes()).decode().splitlines()
+    line = json.loads(frames[20])
+    line["calls"] = [["add_drone", {"position": [9.0, 14.0, 4.0], "yaw_deg": 0.0}]]  # inside 'north-1'
+    frames[20] = json.dumps(line)
+    path.write_bytes(gzip.compress(("\n".join([header, *frames]) + "\n").encode()))
+    game = replay_game(window, path)
+    playback = game.replays.playback
+    expected = f"{path}:22: calls.0: add_drone: position: expected a place clear of the level's solids"
+    with caplog.at_level("WARNING", logger="donify.replays"):
+        for _ in range(60):
+            game.frame(FRAME_S)
+    assert playback.finished and playback.index == len(rows)
+    assert telemetry_line(game) == rows[19]  # the last frame played is the one before
+    assert playback.problem.startswith(expected)
+    assert [r.getMessage() for r in caplog.records if r.name == "donify.replays"] == [playback.problem]
+    assert [m[0] for m in game.renderer.hud.messages].count(playback.problem) == 1
+    assert game.running and len(game.sim.drones) == 1 + len(game.sim.level.traffic)
+
+
 def test_the_pose_track_is_where_the_recorded_drone_was(tmp_path):
     from game.replay_playback import pose_track  # noqa: PLC0415
 
