@@ -53,7 +53,7 @@ from systems.scene import drones as drone_entities
 from world.geometry import LevelGeometry
 from world.level import ActiveLevel, Level, compile_level
 from world.level_file import load_level
-from world.sensing import sweep_envelope
+from world.sensing import TOUCH_TOLERANCE_M, overlapping
 from world.weather import check_weather
 
 FRAME_S = 1.0 / 60.0
@@ -80,9 +80,6 @@ def _vehicle_of(vehicle) -> Vehicle:
     return load_vehicle(vehicle)
 
 
-START_TOLERANCE_M = 0.001  # a start touching a surface (resting on it) is clear of it
-
-
 def _check_start(position: tuple[float, ...], yaw_rad: float, size_m, level: Level | None,
                  geometry: LevelGeometry) -> None:
     """A start whose guard envelope reaches into the ground or a solid is refused: the drone
@@ -92,13 +89,11 @@ def _check_start(position: tuple[float, ...], yaw_rad: float, size_m, level: Lev
         return  # the lab world: no ground, nothing in it
     half_z = 0.5 * size_m[2]
     ground = level.ground.height
-    if position[2] - half_z < ground - START_TOLERANCE_M:
+    if position[2] - half_z < ground - TOUCH_TOLERANCE_M:
         raise ValueError(f"position: z = {position[2]:g} m puts the drone's guards below the ground of this level "
                          f"({ground:g} m): their bottom at {position[2] - half_z:g} m; resting on the ground is "
                          f"z = {ground + half_z:g} m")
-    # the envelope a hair smaller: resting on a top, or against a wall, is not inside it
-    inner = tuple(s - 2.0 * START_TOLERANCE_M for s in size_m)
-    hit = sweep_envelope(geometry, position, position, quat.from_axis_angle((0.0, 0.0, 1.0), yaw_rad), size_m=inner, ignore=("",))
+    hit = overlapping(geometry, position, quat.from_axis_angle((0.0, 0.0, 1.0), yaw_rad), size_m)
     if hit is not None:
         x, y, z = position
         raise ValueError(f"position: expected a place clear of the level's solids, got ({x:g}, {y:g}, {z:g}): "

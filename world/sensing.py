@@ -12,6 +12,9 @@ drone's position, attitude and guard-inclusive envelope size (the vehicle's
 - `sweep_envelope(...)` moves the envelope (at a fixed attitude) along a segment and returns
   the first solid it would hit — the mission's obstacle monitoring, and the level checks'
   "is the route clear".
+- `overlapping(...)` says what the envelope at a place reaches into (a start put inside a
+  building is refused with it), and `lift_clear(...)` how high it must be lifted to rest clear
+  (a level swapped in under a drone lifts it onto what now holds it).
 
 Both use the numpy broad phase over every solid's bounding box, then exact tests on the few
 candidates. Heights are world z in metres; normals are unit vectors out of the surface.
@@ -167,6 +170,42 @@ def sweep_envelope(geometry: LevelGeometry, start, end, quaternion=LEVEL_QUATERN
         return None
     t = max(0.0, min(1.0, best_t))
     return SweepHit(t, t * length, (x0 + t * dx, y0 + t * dy, z0 + t * dz), best[0], best[1], best[2])
+
+
+TOUCH_TOLERANCE_M = 0.001  # an envelope this close to a surface (resting on it) touches it, is not in it
+
+
+def overlapping(geometry: LevelGeometry, position, quaternion=LEVEL_QUATERNION,
+                size_m=TELLO_ENVELOPE_M) -> SweepHit | None:
+    """The ground or a solid the envelope at `position` reaches into (deeper than
+    `TOUCH_TOLERANCE_M`: resting on a top or against a wall is not), or None."""
+    inner = tuple(s - 2.0 * TOUCH_TOLERANCE_M for s in size_m)
+    return sweep_envelope(geometry, position, position, quaternion, size_m=inner)
+
+
+def lift_clear(geometry: LevelGeometry, position, quaternion=LEVEL_QUATERNION,
+               size_m=TELLO_ENVELOPE_M, max_lifts: int = 16) -> float | None:
+    """The height (world z of the envelope's centre) the envelope must be lifted to, straight
+    up, to rest clear of the ground and every solid at `position`'s x, y: its own z if it is
+    already clear, else the top of what holds it (and of what stands on that: a pad on a roof)
+    plus its vertical half-extent. None if `max_lifts` tops are not enough."""
+    x, y, z = (float(c) for c in position)
+    ez = envelope(quaternion, size_m).vertical_half_m
+    for _ in range(max_lifts):
+        hit = overlapping(geometry, (x, y, z), quaternion, size_m)
+        if hit is None:
+            return z
+        z = max(z + TOUCH_TOLERANCE_M, _top_of(geometry, hit) + ez)
+    return None
+
+
+def _top_of(geometry: LevelGeometry, hit: SweepHit) -> float:
+    """World z of the top of the solid `hit` names (the ground's height for the ground)."""
+    if hit.kind == "ground":
+        return float(geometry.ground_z_m)
+    tops = [b.cz + b.hz for b in geometry.boxes if b.id == hit.id and b.kind == hit.kind]
+    tops += [c.z1 for c in geometry.cylinders if c.id == hit.id and c.kind == hit.kind]
+    return max(tops)
 
 
 def _sweep_box(b: BoxRow, env: Envelope, clearance: float, ez: float, p0, d):

@@ -10,7 +10,7 @@ from flight import quat
 from world.geometry import LevelGeometry
 from world.level import ActiveLevel, compile_level
 from world.level_file import load_level
-from world.sensing import TELLO_ENVELOPE_M, sense_support, sweep_envelope
+from world.sensing import TELLO_ENVELOPE_M, lift_clear, overlapping, sense_support, sweep_envelope
 
 STREET = load_level("street")
 GEOMETRY = compile_level(STREET)
@@ -114,3 +114,26 @@ def test_a_path_leaving_or_along_a_nearby_surface_is_clear():
     assert sweep_envelope(GEOMETRY, beside, (9.0, beside[1], 3.0), clearance_m=0.5) is None
     toward = sweep_envelope(GEOMETRY, beside, (4.0, 7.9, 3.0), clearance_m=0.5)
     assert toward.id == "north-1" and toward.fraction == 0.0
+
+
+def test_resting_on_a_top_or_against_a_wall_overlaps_nothing_and_a_millimetre_in_does():
+    on_deck = (66.0, 12.0, DECK.top_m + H)
+    assert overlapping(GEOMETRY, on_deck) is None
+    sunk = overlapping(GEOMETRY, (66.0, 12.0, DECK.top_m + H - 0.002))
+    assert (sunk.id, sunk.kind) == ("deck", "platform")
+    ground = overlapping(GEOMETRY, (75.0, 14.0, H - 0.002))
+    assert (ground.id, ground.kind) == ("", "ground")
+    assert overlapping(LevelGeometry.empty(), (0.0, 0.0, -100.0)) is None  # the lab world holds nothing
+
+
+def test_lift_clear_climbs_the_deck_then_the_pad_on_it():
+    pad = STREET.pad("deck-pad")
+    inside_deck = (pad.position[0], pad.position[1], DECK.top_m - 1.0)
+    # out of the deck, into the pad standing on it, out of that: onto the pad's top
+    assert lift_clear(GEOMETRY, inside_deck) == pytest.approx(pad.top_m + H)
+    assert lift_clear(GEOMETRY, inside_deck, max_lifts=1) is None  # one top is not enough here
+    assert lift_clear(GEOMETRY, (75.0, 14.0, 5.0)) == 5.0  # in the open: where it is
+    tilted = quat.from_axis_angle((1.0, 0.0, 0.0), math.radians(30.0))
+    lifted = lift_clear(GEOMETRY, (66.0, 12.0, DECK.top_m), tilted)
+    assert lifted > DECK.top_m + H  # a tilted envelope reaches lower: lifted further
+    assert overlapping(GEOMETRY, (66.0, 12.0, lifted), tilted) is None
