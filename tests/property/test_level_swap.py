@@ -14,7 +14,6 @@ import math
 import pytest
 from hypothesis import HealthCheck, assume, event, given, note, settings, strategies as st
 
-from components.flight import RigidBody
 from game.simulation import Simulation
 from tests.solids import Referee
 from world.level import Box
@@ -89,25 +88,13 @@ def edits(draw):
     return name, (x, y, z), yaw, box_at, size, box_yaw
 
 
-_sims: dict[str, Simulation] = {}
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _close_sims():
-    yield
-    for sim in _sims.values():
-        sim.close()
-
-
 @settings(max_examples=120, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(edits())
-def test_no_edit_of_the_level_leaves_a_drone_inside_it(edit):
+def test_no_edit_of_the_level_leaves_a_drone_inside_it(sim_in, edit):
     name, position, yaw, box_at, size, box_yaw = edit
     level = LEVELS[name]
-    if name not in _sims:
-        _sims[name] = Simulation(level)
-    sim = _sims[name]
+    sim = sim_in(name, level)
     sim.apply_level(level)
     try:
         drone = sim.add_drone(position=position, yaw_deg=yaw)

@@ -61,34 +61,17 @@ def places(draw):
     return name, (x, y, z), yaw
 
 
-_sims: dict[str, Simulation] = {}
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _close_sims():
-    yield
-    for sim in _sims.values():
-        sim.close()
-
-
-def _sim(name: str) -> Simulation:
-    if name not in _sims:
-        _sims[name] = Simulation(LEVELS[name])
-        assert tuple(_sims[name].vehicle.envelope_size_m) == pytest.approx(ENVELOPE_M)
-    return _sims[name]
-
-
 @settings(max_examples=400, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(places())
-def test_a_start_is_clear_of_the_level_or_refused(place):
+def test_a_start_is_clear_of_the_level_or_refused(sim_in, place):
     name, position, yaw_deg = place
     referee = REFEREES[name]
     half = math.radians(yaw_deg) / 2
     q = (0.0, 0.0, math.sin(half), math.cos(half))
     depth, what = referee.depth(position, q)
     note(f"{name} {position} yaw {yaw_deg}: the referee finds {depth * 1000:.1f} mm in {what!r}")
-    sim = _sim(name)
+    sim = sim_in(name, LEVELS[name])
     try:
         drone = sim.add_drone(position=position, yaw_deg=yaw_deg)
     except ValueError as refusal:
@@ -107,6 +90,10 @@ def test_a_start_is_clear_of_the_level_or_refused(place):
         sim.remove_drone(drone)
 
 
+def test_the_referees_envelope_is_the_shipped_vehicles(sim_in):
+    assert tuple(sim_in("street", LEVELS["street"]).vehicle.envelope_size_m) == pytest.approx(ENVELOPE_M)
+
+
 def test_the_player_start_is_checked_the_same_way():
     street = LEVELS["street"]
     building = next(b for b in street.boxes if b.kind == "building")
@@ -122,9 +109,9 @@ def test_the_player_start_is_checked_the_same_way():
 
 
 @pytest.mark.parametrize("name", sorted(LEVELS))
-def test_resting_on_any_top_of_a_shipped_level_is_taken(name):
+def test_resting_on_any_top_of_a_shipped_level_is_taken(sim_in, name):
     """A script may put a drone on every roof, pad, platform and post top, at any heading."""
-    sim = _sim(name)
+    sim = sim_in(name, LEVELS[name])
     half_z = 0.5 * ENVELOPE_M[2]
     tops = top_surfaces(LEVELS[name])
     taken = 0
