@@ -68,7 +68,12 @@ def drones_of(sim, count: int) -> list:
     traffic, which flies its own route."""
     handles = [sim.drones[0]]
     while len(handles) < count:
-        handles.append(sim.add_drone())
+        try:
+            handles.append(sim.add_drone())
+        except ValueError:  # no free start place left: say it as the command line's limit
+            where = "the open world" if sim.level is None else f"level {sim.level.name!r}"
+            raise ValueError(f"tello: --drones: expected at most {len(handles)} in {where} (one on each of its "
+                             f"start places), got {count}") from None
     return handles
 
 

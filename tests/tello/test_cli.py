@@ -23,6 +23,10 @@ ROOT = Path(__file__).resolve().parents[2]
     (["--drones", "two"], "tello: --drones: expected a whole number, got 'two'"),
     (["--drones", "0"], "tello: --drones: expected 1 to 16, got 0"),
     (["--host", "drone.local"], "tello: --host: expected an IPv4 address such as 127.0.0.1, got 'drone.local'"),
+    (["--drones", "6", "--level", "street", "--no-video"],
+     "tello: --drones: expected at most 5 in level 'The street' (one on each of its start places), got 6"),
+    (["--drones", "4", "--level", "field", "--no-video"],
+     "tello: --drones: expected at most 3 in level 'The field' (one on each of its start places), got 4"),
 ])
 def test_bad_arguments_are_one_line_and_exit_2(capsys, arguments, expected):
     assert main(["tello", "--headless", *arguments]) == 2
