@@ -3,13 +3,12 @@ display, headless otherwise (game/tello/server.py says what the endpoints do).""
 
 from __future__ import annotations
 
-import sys
 
 from game.tello.server import TelloServer, addresses
 
 
 def run_tello(level: str | None, host: str, port: int, drones: int, headless: bool, video: bool,
-              plugins=(), strict_mods: bool = False, out=sys.stdout) -> int:
+              plugins=(), strict_mods: bool = False, out=None) -> int:
     """`donify tello`: the game with an SDK endpoint per drone until Ctrl-C."""
     from game.simulation import Simulation  # noqa: PLC0415 (the flight code loads only when asked)
 

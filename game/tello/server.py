@@ -150,11 +150,11 @@ class TelloServer:
     streams on `streamon` (else `streamon` answers `error`)."""
 
     def __init__(self, sim, endpoints: list[tuple[str, int]], *, video: bool = True, window=None,
-                 out=sys.stdout, idle_landing_s: float = IDLE_LANDING_S) -> None:
+                 out=None, idle_landing_s: float = IDLE_LANDING_S) -> None:
         self.sim = sim
         self.idle_landing_s = idle_landing_s
         self.app = sim.app
-        self.out = out
+        self.out = out if out is not None else sys.stdout  # read now: a caller may have redirected it
         self.video_wanted = video
         self.window = window
         self.video = None  # game.tello.video.VideoStreams, made on the first streamon

@@ -9,7 +9,6 @@ drone). Closing the window stops the server.
 
 from __future__ import annotations
 
-import sys
 
 import pyglet
 
@@ -17,7 +16,7 @@ from game.tello.server import TelloServer
 from game.window import Game
 
 
-def attach(game: Game, endpoints, *, video: bool = True, out=sys.stdout):
+def attach(game: Game, endpoints, *, video: bool = True, out=None):
     """The SDK server of `game`'s drones and the per-frame function that serves it (schedule it
     on the pyglet clock: `pyglet.clock.schedule(serve)`)."""
     server = TelloServer(game.sim, endpoints, video=video, window=game.window, out=out)
@@ -30,7 +29,7 @@ def attach(game: Game, endpoints, *, video: bool = True, out=sys.stdout):
 
 
 def run_window(level: str | None, endpoints, *, video: bool = True, plugins=(), strict_mods: bool = False,
-               out=sys.stdout) -> int:
+               out=None) -> int:
     game = Game(level or "street", plugins=plugins, strict_mods=strict_mods, title=False, user_data=False)
     try:
         server, serve = attach(game, endpoints, video=video, out=out)
