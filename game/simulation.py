@@ -80,6 +80,10 @@ def _vehicle_of(vehicle) -> Vehicle:
     return load_vehicle(vehicle)
 
 
+class NoFreeSpawn(ValueError):
+    """`add_drone()` without a position, in a level whose start places are all taken."""
+
+
 def _check_start(position: tuple[float, ...], yaw_rad: float, size_m, level: Level | None,
                  geometry: LevelGeometry) -> None:
     """A start whose guard envelope reaches into the ground or a solid is refused: the drone
@@ -256,7 +260,7 @@ class Simulation:
             if all(math.dist(point[:2], (float(p[0]), float(p[1]))) > 0.5 for p in taken):
                 return point
         where = "the open world has none" if level is None else f"level {level.name!r} lists {len(points)}, all taken"
-        raise ValueError(f"add_drone(): no free spawn point ({where}): give position=(x, y, z)")
+        raise NoFreeSpawn(f"add_drone(): no free spawn point ({where}): give position=(x, y, z)")
 
     def set_weather(self, *, preset: str | None = None, wind=None, density: float | str | None = None,
                     gusts: float | None = None, rain: float | None = None) -> None:

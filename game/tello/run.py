@@ -3,7 +3,6 @@ display, headless otherwise (game/tello/server.py says what the endpoints do).""
 
 from __future__ import annotations
 
-
 from game.tello.server import TelloServer, addresses
 
 

@@ -66,11 +66,13 @@ def drones_of(sim, count: int) -> list:
     """`count` drone handles: the player's drone (`sim.drones[0]`) and new ones
     (`sim.add_drone()`, on the level's free spawn points) — never a drone of the level's
     traffic, which flies its own route."""
+    from game.simulation import NoFreeSpawn  # noqa: PLC0415 (loaded already: `sim` is one)
+
     handles = [sim.drones[0]]
     while len(handles) < count:
         try:
             handles.append(sim.add_drone())
-        except ValueError:  # no free start place left: say it as the command line's limit
+        except NoFreeSpawn:  # said as the command line's limit
             where = "the open world" if sim.level is None else f"level {sim.level.name!r}"
             raise ValueError(f"tello: --drones: expected at most {len(handles)} in {where} (one on each of its "
                              f"start places), got {count}") from None

@@ -9,7 +9,6 @@ drone). Closing the window stops the server.
 
 from __future__ import annotations
 
-
 import pyglet
 
 from game.tello.server import TelloServer
