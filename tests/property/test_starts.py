@@ -48,7 +48,8 @@ def places(draw):
         return name, (x, y, z), yaw
     s = draw(st.sampled_from(solids))
     cx, cy = s.centre[0], s.centre[1]
-    reach_x = (s.half[0] if s.kind == "box" else s.half[0]) + 0.2
+    # a box's half sizes, a cylinder's radius (its half[1] is its height), and 0.2 m beyond
+    reach_x = s.half[0] + 0.2
     reach_y = (s.half[1] if s.kind == "box" else s.half[0]) + 0.2
     x = cx + draw(st.floats(-reach_x, reach_x))
     y = cy + draw(st.floats(-reach_y, reach_y))
